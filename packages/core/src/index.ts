@@ -1,0 +1,82 @@
+export type { CompactEmoji } from "./emoji/data.js";
+export {
+  emojiKey,
+  normalizeShortcode,
+  type ResolvedEmoji,
+  resolveEmoji,
+  stripVariationSelectors,
+} from "./emoji/resolve.js";
+export { defineVocabulary, ReactionVocabulary, type VocabularyEntry } from "./emoji/vocabulary.js";
+export {
+  ChorusError,
+  type ChorusErrorOptions,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorPayload,
+  isChorusError,
+  RateLimitedError,
+  toChorusError,
+  UnsupportedEmojiError,
+} from "./errors.js";
+export type {
+  ChatType,
+  Conversation,
+  ConversationAddress,
+  InboundEvent,
+  InboundMessageEvent,
+  InboundReactionEvent,
+  MentionFacts,
+  Participant,
+  ReplyContext,
+} from "./plugin/events.js";
+export { type Logger, silentLogger } from "./plugin/logger.js";
+export {
+  CHANNEL_ID_PATTERN,
+  CHORUS_API_VERSION,
+  type ChannelManifest,
+  readChannelManifest,
+} from "./plugin/manifest.js";
+export { type JsonValue, type MessageRef, parseMessageRef } from "./plugin/message-ref.js";
+export {
+  type ChannelCapabilities,
+  type ChannelContext,
+  type ChannelInstance,
+  type ChannelPlugin,
+  type ChannelState,
+  type ChannelStatus,
+  channelPluginProblems,
+  defineChannel,
+  type HttpHandler,
+  type HttpMethod,
+  type OutboundMessage,
+} from "./plugin/plugin.js";
+export {
+  agentMayReact,
+  NO_REACTIONS,
+  REACTION_LEVELS,
+  type ReactionCapabilities,
+  type ReactionLevel,
+} from "./reactions/capabilities.js";
+export type { ReactCall, ReactionIntent, ReactionOp } from "./reactions/intent.js";
+export { MAX_EMOJI_LENGTH, type NormalizeOptions, normalizeReaction } from "./reactions/normalize.js";
+export { type PerformReactionInput, performReaction } from "./reactions/perform.js";
+export { unsupportedEmoji } from "./reactions/unsupported.js";
+export type {
+  ListReactionsResult,
+  MessageToolFailure,
+  MessageToolResult,
+  MessageToolSuccess,
+  ReactionSummary,
+  ReactResult,
+  SendResult,
+} from "./results.js";
+export { splitText, type TextMeasure } from "./text/split.js";
+export { describeReactionRules } from "./tool/describe.js";
+export {
+  MAX_SEND_TEXT_LENGTH,
+  MESSAGE_ACTIONS,
+  type MessageAction,
+  type MessageToolInput,
+  messageToolInputSchema,
+} from "./tool/input.js";
+export { buildMessageTool, type MessageToolDefinition, type MessageToolOptions } from "./tool/schema.js";

@@ -1,0 +1,144 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { ReactionVocabulary } from "../emoji/vocabulary.js";
+import { ChorusError } from "../errors.js";
+import type { ReactionCapabilities } from "../reactions/capabilities.js";
+import type { ReactionIntent } from "../reactions/intent.js";
+import type { ReactionSummary, ReactResult } from "../results.js";
+import type { ChatType, ConversationAddress, InboundEvent } from "./events.js";
+import type { Logger } from "./logger.js";
+import { CHANNEL_ID_PATTERN, CHORUS_API_VERSION } from "./manifest.js";
+import type { MessageRef } from "./message-ref.js";
+
+/** What a channel can do, as runtime data the gateway, tool schema and contract suite read. */
+export interface ChannelCapabilities {
+  readonly chatTypes: readonly ChatType[];
+  readonly reactions: ReactionCapabilities;
+  /** A typing indicator exists. */
+  readonly typing: boolean;
+  /** The platform delivers reactions people make. */
+  readonly inboundReactions: boolean;
+  /** Replies to a specific message are possible. */
+  readonly replies: boolean;
+  /** Threads or topics are separate conversations. */
+  readonly threads: boolean;
+  /** Longest text of one platform message; longer replies are split. */
+  readonly maxTextLength: number;
+}
+
+/** A webhook handler on the gateway's HTTP server, in web-standard Request/Response. */
+export type HttpHandler = (request: Request) => Response | Promise<Response>;
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** What the gateway hands a channel instance. */
+export interface ChannelContext<TConfig> {
+  /** The channel's config block, validated by the plugin's `configSchema`. */
+  readonly config: TConfig;
+  /** `default`, or the name under `channels.<id>.accounts`. */
+  readonly accountId: string;
+  /** A directory that persists across restarts, one per channel and account. */
+  readonly stateDir: string;
+  readonly logger: Logger;
+  /** Aborted when the instance is being stopped. */
+  readonly signal: AbortSignal;
+  /** Hands an inbound event to the gateway. */
+  emit(event: InboundEvent): void;
+  readonly http: {
+    /** Registers a route under `/hooks/<channel>/…`; `path` is relative to that prefix. */
+    route(method: HttpMethod, path: string, handler: HttpHandler): void;
+    /** The public URL a path of this channel is reachable at (for webhook registration). */
+    url(path: string): string;
+  };
+}
+
+/** What to send. */
+export interface OutboundMessage {
+  readonly text: string;
+  /** Reply to this message where the platform can. */
+  readonly replyTo?: MessageRef;
+  /** Platform user ids to mention. */
+  readonly mentions?: readonly string[];
+}
+
+export type ChannelState = "starting" | "running" | "degraded" | "stopped";
+
+export interface ChannelStatus {
+  readonly state: ChannelState;
+  /** What is wrong, or a useful fact (`connected as @bot`). */
+  readonly detail?: string;
+}
+
+/** A running connection of one account of a channel (DESIGN §3). */
+export interface ChannelInstance {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Sends a message (split at the platform limit); returns the ref of the first part. */
+  send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef>;
+  /** Executes a reaction intent decided by core's `normalizeReaction`. */
+  react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult>;
+  /** Lists reactions on a message; present where `capabilities.reactions.list`. */
+  listReactions?(ref: MessageRef): Promise<ReactionSummary[]>;
+  setTyping(conversation: ConversationAddress, on: boolean): Promise<void>;
+  /** Completes a ref for a message id the agent saw; throws `E_MESSAGE_NOT_FOUND` when it cannot. */
+  resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef>;
+  status(): ChannelStatus;
+}
+
+/** A channel plugin: the default export of a channel package. */
+export interface ChannelPlugin<TConfig = unknown> {
+  readonly id: string;
+  readonly apiVersion: typeof CHORUS_API_VERSION;
+  /** Human name (`Nextcloud Talk`). */
+  readonly label: string;
+  readonly capabilities: ChannelCapabilities;
+  /** The closed reaction vocabulary with its emoji mapping, where the platform has one. */
+  readonly vocabulary?: ReactionVocabulary;
+  /** Validates `channels.<id>` (a Standard Schema; zod in first-party plugins). */
+  readonly configSchema: StandardSchemaV1<unknown, TConfig>;
+  create(ctx: ChannelContext<TConfig>): ChannelInstance | Promise<ChannelInstance>;
+}
+
+/**
+ * Type-checks a plugin object and checks at runtime what types cannot: the id's form, the API
+ * version, and that declared reaction flags are consistent.
+ */
+export function defineChannel<TConfig>(plugin: ChannelPlugin<TConfig>): ChannelPlugin<TConfig> {
+  const problems = channelPluginProblems(plugin);
+  if (problems.length > 0) {
+    throw new ChorusError(
+      "E_INVALID_INPUT",
+      `channel plugin "${String(plugin?.id)}" is invalid: ${problems.join("; ")}`,
+    );
+  }
+  return plugin;
+}
+
+/** Everything wrong with a value that claims to be a channel plugin (empty when it is one). */
+export function channelPluginProblems(value: unknown): string[] {
+  if (typeof value !== "object" || value === null) return ["it is not an object"];
+  const plugin = value as Partial<ChannelPlugin>;
+  const problems: string[] = [];
+  if (typeof plugin.id !== "string" || !CHANNEL_ID_PATTERN.test(plugin.id)) {
+    problems.push(`id must match ${CHANNEL_ID_PATTERN}`);
+  }
+  if (plugin.apiVersion !== CHORUS_API_VERSION) {
+    problems.push(`apiVersion is ${JSON.stringify(plugin.apiVersion)}, this core speaks ${CHORUS_API_VERSION}`);
+  }
+  if (typeof plugin.label !== "string" || plugin.label === "") problems.push("label must be a non-empty string");
+  if (typeof plugin.create !== "function") problems.push("create must be a function");
+  if (typeof plugin.configSchema?.["~standard"]?.validate !== "function") {
+    problems.push("configSchema must be a Standard Schema (zod, valibot, …)");
+  }
+  const reactions = plugin.capabilities?.reactions;
+  if (!reactions) {
+    problems.push("capabilities.reactions is missing");
+  } else {
+    if (reactions.tapbackOnly && !reactions.vocabulary?.length) {
+      problems.push("capabilities.reactions.tapbackOnly needs a vocabulary of kinds");
+    }
+    if (reactions.addOnly && reactions.clearAll) {
+      problems.push("capabilities.reactions cannot be addOnly and clearAll at once");
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,12 @@
+export { createMemoryChannel, type MemoryChannelOptions } from "./channel.js";
+export { MemoryApiError } from "./client.js";
+export { type MemoryConfig, memoryConfigSchema } from "./config.js";
+export {
+  createMemoryPlatform,
+  type MemoryPlatform,
+  type MemoryPlatformOptions,
+  type UserMessageInput,
+} from "./platform.js";
+export { MemoryPlatformState } from "./platform-state.js";
+export { DEFAULT_PLATFORM_RULES, type MemoryPlatformRules } from "./rules.js";
+export type * from "./wire.js";
