@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,6 +56,7 @@ export async function validatePluginConfig<T>(plugin: ChannelPlugin<T>, config: 
 /** Creates (and by default starts) a plugin instance the way the gateway would, for tests. */
 export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartChannelOptions): Promise<RunningChannel> {
   const config = await validatePluginConfig(plugin, options.config);
+  const ownStateDir = options.stateDir === undefined;
   const stateDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), `chorus-${plugin.id}-`)));
   const routes = new Map<string, HttpHandler>();
   const events: InboundEvent[] = [];
@@ -89,6 +90,8 @@ export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartCh
   const closeServer = async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    // A temp state dir made here is removed with the instance; one the caller gave is theirs.
+    if (ownStateDir) await rm(stateDir, { recursive: true, force: true });
   };
   let instance: ChannelInstance;
   try {

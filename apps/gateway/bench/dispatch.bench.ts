@@ -1,0 +1,55 @@
+import { afterAll, bench, describe } from "vitest";
+import { createDispatchHarness, type DispatchSample } from "./support/dispatch-harness.js";
+import { percentile } from "./support/stats.js";
+
+const CONVERSATIONS = 500;
+const MESSAGES = 5_000;
+const DIRECT_EVERY = 5;
+
+// See createDispatchHarness: real InboundRouter, EventDeduper, MessageIndex (temp dir), TurnQueue,
+// TurnRunner and SessionStore of a config-less gateway; the clock stops where the AI SDK calls the
+// (demo) model. Messages go one at a time, round-robin over the conversations, so no message waits
+// behind another's turn: the figure is the per-message overhead, not queueing.
+const harness = await createDispatchHarness({ directEvery: DIRECT_EVERY });
+for (let i = 0; i < CONVERSATIONS; i++) await harness.message(i); // warm-up: creates every session
+const samples: DispatchSample[] = [];
+for (let i = 0; i < MESSAGES; i++) samples.push(await harness.message(i % CONVERSATIONS));
+const expected = CONVERSATIONS + MESSAGES;
+if (harness.channel.counts.sent !== expected || harness.channel.counts.reactions !== expected) {
+  throw new Error(
+    `expected ${expected} replies and 👍 reactions, the channel saw ${JSON.stringify(harness.channel.counts)}`,
+  );
+}
+
+const us = (list: DispatchSample[], fraction: number) =>
+  percentile(
+    list.map((s) => s.dispatchUs),
+    fraction,
+  ).toFixed(0);
+const groups = samples.filter((s) => !s.direct);
+const direct = samples.filter((s) => s.direct);
+const directTurns = expected / DIRECT_EVERY;
+console.log(
+  `inbound → model dispatch: p50 ${us(samples, 0.5)} µs, p99 ${us(samples, 0.99)} µs ` +
+    `(${MESSAGES} messages over ${CONVERSATIONS} conversations, model time excluded)`,
+);
+console.log(
+  `  of which ${groups.length} group messages (sessions of ≤ ${expected / CONVERSATIONS} turns): p50 ${us(groups, 0.5)} µs, p99 ${us(groups, 0.99)} µs; ` +
+    `${direct.length} direct messages (one shared dmScope "main" session growing to ${directTurns} turns): p50 ${us(direct, 0.5)} µs, p99 ${us(direct, 0.99)} µs`,
+);
+const turnMs = samples.map((s) => s.turnMs);
+console.log(
+  "whole turn with the demo model (react + reply + transcript fsync + sessions.json flush): " +
+    `p50 ${percentile(turnMs, 0.5).toFixed(2)} ms, p99 ${percentile(turnMs, 0.99).toFixed(2)} ms`,
+);
+
+afterAll(async () => {
+  await harness.close();
+});
+
+let next = 0;
+describe("inbound message → committed turn (demo model, in-process)", () => {
+  bench("one message: emit → dispatch → demo model → reply → commit", async () => {
+    await harness.message(next++ % CONVERSATIONS);
+  });
+});

@@ -1,0 +1,193 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { InboundMessageEvent } from "@chorus/core";
+import { pino } from "pino";
+import { DemoLanguageModel, type LanguageModelV3CallOptions } from "../../src/agent/index.js";
+import { agentFor, parseConfig, resolveAgents } from "../../src/config/index.js";
+import { sessionsDir } from "../../src/home.js";
+import { createLogger } from "../../src/log.js";
+import { type ChannelEntry, ChannelRegistry } from "../../src/runtime/channel-registry.js";
+import { InboundRouter } from "../../src/runtime/inbound.js";
+import { MessageToolExecutor } from "../../src/runtime/message-tool.js";
+import { ChannelSupervisor } from "../../src/runtime/supervisor.js";
+import { type TurnRequest, TurnRunner } from "../../src/runtime/turn.js";
+import { SessionStore, TranscriptStore, TurnQueue } from "../../src/sessions/index.js";
+import { EventDeduper, MessageIndex } from "../../src/state/index.js";
+import { BENCH_CHANNEL_ID, type BenchChannel, createBenchChannel } from "./bench-channel.js";
+
+/** What one message through the harness measured. */
+export interface DispatchSample {
+  /** The message went to a direct chat (with `dmScope: "main"` all direct chats share one session). */
+  direct: boolean;
+  /** `emit(event)` → the turn hands its prompt to the model (`doGenerate`), in microseconds. */
+  dispatchUs: number;
+  /** `emit(event)` → the turn committed (reply sent, transcript appended, sessions.json flushed), in ms. */
+  turnMs: number;
+}
+
+/** The gateway's inbound path, built from its real classes around a channel with no platform. */
+export interface DispatchHarness {
+  /** Emits one message into conversation number `conversation` and waits until its turn committed. */
+  message(conversation: number): Promise<DispatchSample>;
+  readonly channel: BenchChannel;
+  /** Stops the channel, flushes the stores, restores the demo model and removes the temp home. */
+  close(): Promise<void>;
+}
+
+export interface DispatchHarnessOptions {
+  /** Every `directEvery`-th conversation is a direct chat, the rest are groups. */
+  directEvery?: number;
+}
+
+interface Waiting {
+  text: string;
+  modelAt?: number;
+  committed(error?: unknown): void;
+}
+
+/** Runs the real turn and says when it committed. */
+class CommitSignallingTurnRunner extends TurnRunner {
+  onCommitted: (error?: unknown) => void = () => {};
+
+  override async run(request: TurnRequest): Promise<void> {
+    try {
+      await super.run(request);
+      this.onCommitted();
+    } catch (error) {
+      this.onCommitted(error);
+      throw error;
+    }
+  }
+}
+
+/**
+ * The gateway's path from a channel's `emit(event)` to the model call, exactly as `startGateway`
+ * wires it: `ChannelSupervisor` → `InboundRouter` (`EventDeduper`, `MessageIndex` on disk,
+ * `sessionKeyFor`, `TurnQueue`) → the real `TurnRunner` (session store, transcript history from
+ * disk, `message` tool schema, system prompt, typing indicator) → `runTurn` → the AI SDK → the
+ * default model of a config-less gateway, the offline demo model.
+ *
+ * The clock stops when the AI SDK calls the model's `doGenerate`: that is the moment a real turn
+ * would start waiting for a model, so everything before it is the gateway's own overhead and
+ * nothing of the model is counted (the demo's `doGenerate` is wrapped only to read the clock).
+ * The channel costs nothing (see `createBenchChannel`), so no platform time is counted either.
+ */
+export async function createDispatchHarness(options: DispatchHarnessOptions = {}): Promise<DispatchHarness> {
+  const directEvery = options.directEvery ?? 5;
+  const home = await mkdtemp(join(tmpdir(), "chorus-bench-dispatch-"));
+  const logger = createLogger({ destination: pino.destination({ dest: "/dev/null", sync: false }) });
+  const config = parseConfig({}, { env: {} });
+  const agents = resolveAgents(config);
+  const channel = createBenchChannel();
+  const registry = new ChannelRegistry();
+  const index = new MessageIndex({ dir: join(home, "state", "message-index") });
+  const queue = new TurnQueue({ maxConcurrent: config.agents.defaults.maxConcurrentTurns });
+  const stores = new Map<string, Promise<{ store: SessionStore; transcripts: TranscriptStore }>>();
+  const sessionsOf = (agentId: string) => {
+    let entry = stores.get(agentId);
+    if (!entry) {
+      const dir = sessionsDir(home, agentId);
+      entry = SessionStore.open(dir).then((store) => ({ store, transcripts: new TranscriptStore(dir) }));
+      stores.set(agentId, entry);
+    }
+    return entry;
+  };
+  const turns = new CommitSignallingTurnRunner({
+    config,
+    sessionsOf,
+    tools: new MessageToolExecutor(registry, index),
+    logger,
+  });
+  const router = new InboundRouter({
+    config,
+    agentFor: (entry) => agentFor(agents, entry.settings),
+    index,
+    deduper: new EventDeduper(),
+    queue,
+    turns,
+    logger,
+  });
+  const supervisor: ChannelSupervisor = new ChannelSupervisor({
+    plugin: channel.plugin,
+    accountId: "default",
+    logger,
+    context: (signal) => ({
+      config: {},
+      accountId: "default",
+      stateDir: join(home, "channels", BENCH_CHANNEL_ID, "default"),
+      logger,
+      signal,
+      emit: (event) => router.handle(entry, event),
+      http: { route: () => {}, url: (path) => `http://127.0.0.1/hooks/${BENCH_CHANNEL_ID}${path}` },
+    }),
+  });
+  const entry: ChannelEntry = { plugin: channel.plugin, accountId: "default", settings: {}, supervisor };
+  registry.add(entry);
+
+  let waiting: Waiting | undefined;
+  const originalGenerate = DemoLanguageModel.prototype.doGenerate;
+  DemoLanguageModel.prototype.doGenerate = function timedGenerate(this: DemoLanguageModel, call) {
+    const at = performance.now();
+    if (waiting && waiting.modelAt === undefined && lastUserText(call) === waiting.text) waiting.modelAt = at;
+    return originalGenerate.call(this, call);
+  };
+  await supervisor.start();
+  if (supervisor.status().state !== "running")
+    throw new Error(`the bench channel did not start: ${JSON.stringify(supervisor.status())}`);
+
+  let count = 0;
+  return {
+    channel,
+    async message(conversation) {
+      count++;
+      const direct = conversation % directEvery === 0;
+      const conversationId = direct ? `dm-${conversation}` : `group-${conversation}`;
+      const text = `message ${count} for conversation ${conversation}`;
+      const event: InboundMessageEvent = {
+        type: "message",
+        eventId: `event-${count}`,
+        conversation: direct
+          ? { id: conversationId, kind: "direct" }
+          : { id: conversationId, kind: "group", title: `Group ${conversation}` },
+        sender: { id: `user-${conversation}`, name: `User ${conversation}` },
+        text,
+        mentions: { bot: true, others: [] },
+        ref: { channel: BENCH_CHANNEL_ID, accountId: "default", conversationId, messageId: `in-${count}` },
+        timestamp: Date.now(),
+      };
+      let committedAt = 0;
+      const current: Waiting = { text, committed: () => {} };
+      const committed = new Promise<void>((resolve, reject) => {
+        current.committed = (error) => {
+          committedAt = performance.now();
+          if (error === undefined) resolve();
+          else reject(error);
+        };
+      });
+      waiting = current;
+      turns.onCommitted = (error) => current.committed(error);
+      const emittedAt = performance.now();
+      channel.emit(event);
+      await committed;
+      waiting = undefined;
+      if (current.modelAt === undefined) throw new Error(`the turn for "${text}" committed without calling the model`);
+      return { direct, dispatchUs: (current.modelAt - emittedAt) * 1000, turnMs: committedAt - emittedAt };
+    },
+    async close() {
+      DemoLanguageModel.prototype.doGenerate = originalGenerate;
+      await queue.drain(10_000);
+      await supervisor.stop();
+      await index.flush();
+      for (const pending of stores.values()) await (await pending).store.flush();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The text of the last user message of a model call's prompt. */
+function lastUserText(call: LanguageModelV3CallOptions): string | undefined {
+  const message = call.prompt.findLast((m) => m.role === "user");
+  if (message?.role !== "user") return undefined;
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}

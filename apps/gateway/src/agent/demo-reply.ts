@@ -1,0 +1,81 @@
+import type { LanguageModelV3CallOptions, LanguageModelV3Message } from "./types.js";
+
+/** The emoji the demo agent reacts with. */
+export const DEMO_REACTION = "👍";
+
+/** What the demo model does in one step: react with the `message` tool, or answer. */
+export type DemoStep =
+  | { kind: "react"; toolCallId: string; input: { action: "react"; emoji: string } }
+  | { kind: "text"; text: string };
+
+const MAX_ECHO = 280;
+
+/** Decides the demo model's next step from the prompt and the tools it was offered (pure, deterministic). */
+export function planDemoStep(options: Pick<LanguageModelV3CallOptions, "prompt" | "tools" | "toolChoice">): DemoStep {
+  const { prompt } = options;
+  const lastUser = prompt.findLastIndex((message) => message.role === "user");
+  if (lastUser < 0) return { kind: "text", text: "Demo agent (offline): there is nothing to answer yet." };
+  const said = userText(prompt[lastUser] as LanguageModelV3Message);
+  const sinceUser = prompt.slice(lastUser + 1);
+  const reactCallIds = sinceUser.flatMap(reactCallsOf);
+  const toolName = reactToolName(options);
+  if (reactCallIds.length === 0 && toolName !== undefined) {
+    return {
+      kind: "react",
+      toolCallId: `demo-react-${lastUser + 1}`,
+      input: { action: "react", emoji: DEMO_REACTION },
+    };
+  }
+  const failure = reactCallIds.map((id) => failureOf(sinceUser, id)).find((text) => text !== undefined);
+  return { kind: "text", text: demoText(said, failure) };
+}
+
+/** The demo agent's answer: a clearly labelled echo. */
+export function demoText(said: string, reactionFailure?: string): string {
+  const echo = said.length > MAX_ECHO ? `${said.slice(0, MAX_ECHO - 1)}…` : said;
+  const text = `Demo agent (offline): you said "${echo}". Configure a model in chorus.json to talk to a real one.`;
+  return reactionFailure === undefined ? text : `${text} (My ${DEMO_REACTION} reaction failed: ${reactionFailure})`;
+}
+
+/** The name of the offered `message` tool when it has a `react` action and tools are not switched off. */
+function reactToolName(options: Pick<LanguageModelV3CallOptions, "tools" | "toolChoice">): string | undefined {
+  if (options.toolChoice?.type === "none") return undefined;
+  const tool = options.tools?.find((candidate) => candidate.type === "function" && candidate.name === "message");
+  if (tool?.type !== "function") return undefined;
+  const action = (tool.inputSchema.properties?.action ?? {}) as { enum?: unknown[] };
+  return Array.isArray(action.enum) && action.enum.includes("react") ? tool.name : undefined;
+}
+
+function userText(message: LanguageModelV3Message): string {
+  if (message.role !== "user") return "";
+  return message.content
+    .map((part) => (part.type === "text" ? part.text : ""))
+    .join("")
+    .trim();
+}
+
+function reactCallsOf(message: LanguageModelV3Message): string[] {
+  if (message.role !== "assistant") return [];
+  return message.content.flatMap((part) =>
+    part.type === "tool-call" && part.toolName === "message" && (part.input as { action?: unknown })?.action === "react"
+      ? [part.toolCallId]
+      : [],
+  );
+}
+
+/** The error message of the tool result answering `toolCallId`, when that call failed. */
+function failureOf(messages: LanguageModelV3Message[], toolCallId: string): string | undefined {
+  for (const message of messages) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result" || part.toolCallId !== toolCallId) continue;
+      const { output } = part;
+      if (output.type === "error-text") return output.value;
+      if (output.type === "json") {
+        const value = output.value as { ok?: unknown; error?: { message?: unknown } } | null;
+        if (value?.ok === false) return String(value.error?.message ?? "unknown error");
+      }
+    }
+  }
+  return undefined;
+}

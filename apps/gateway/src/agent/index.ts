@@ -1,0 +1,19 @@
+export { DemoLanguageModel } from "./demo-model.js";
+export { DEMO_REACTION, type DemoStep, demoText, planDemoStep } from "./demo-reply.js";
+export { AgentError, type AgentErrorContext, describeModel, toAgentError } from "./errors.js";
+export { runMessageTool, toAiTool, toolFailure } from "./message-tool.js";
+export { type CreateLanguageModelOptions, createLanguageModel, fetchWithTimeout, type ModelFetch } from "./model.js";
+export { runTurn } from "./run-turn.js";
+export { buildSystemPrompt, reactionSection, type SystemPromptInput } from "./system-prompt.js";
+export type {
+  ChatMessage,
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  MessageToolBinding,
+  TurnInput,
+  TurnResult,
+  TurnToolCall,
+} from "./types.js";

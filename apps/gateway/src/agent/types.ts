@@ -1,0 +1,67 @@
+import type { MessageToolDefinition, MessageToolInput } from "@chorus/core";
+import type { LanguageModel } from "ai";
+import type { ModelConfig } from "../config/schema.js";
+
+/** The AI SDK's language model specification v3 (`LanguageModelV3` of `@ai-sdk/provider`). */
+export type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: "v3" }>;
+/** What `doGenerate` and `doStream` receive. */
+export type LanguageModelV3CallOptions = Parameters<LanguageModelV3["doGenerate"]>[0];
+/** What `doGenerate` resolves with. */
+export type LanguageModelV3GenerateResult = Awaited<ReturnType<LanguageModelV3["doGenerate"]>>;
+/** What `doStream` resolves with. */
+export type LanguageModelV3StreamResult = Awaited<ReturnType<LanguageModelV3["doStream"]>>;
+/** One part of the stream `doStream` returns. */
+export type LanguageModelV3StreamPart =
+  LanguageModelV3StreamResult["stream"] extends ReadableStream<infer Part> ? Part : never;
+/** One message of a model prompt. */
+export type LanguageModelV3Message = LanguageModelV3CallOptions["prompt"][number];
+/** One piece of generated content. */
+export type LanguageModelV3Content = LanguageModelV3GenerateResult["content"][number];
+/** Token counts of one model call. */
+export type LanguageModelV3Usage = LanguageModelV3GenerateResult["usage"];
+
+/** A message of the conversation so far, as the transcript keeps it. */
+export interface ChatMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** The `message` tool as one turn offers it: core's definition and what runs a validated call. */
+export interface MessageToolBinding {
+  definition: MessageToolDefinition;
+  /** Runs a validated call; a thrown error goes back to the model as `{ ok: false, error }`. */
+  execute(input: MessageToolInput): Promise<unknown>;
+}
+
+/** Everything one agent turn needs. */
+export interface TurnInput {
+  model: ModelConfig;
+  system: string;
+  history: ChatMessage[];
+  /** The text the agent answers now. */
+  user: string;
+  tool?: MessageToolBinding;
+  /** Model steps (tool round trips) allowed in this turn. */
+  maxSteps: number;
+  /** Cancels the turn (shutdown, a newer message); the turn then fails with an `AgentError`. */
+  signal?: AbortSignal;
+}
+
+/** One tool call of a turn and what it returned to the model. */
+export interface TurnToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+  output: unknown;
+}
+
+/** What a turn produced: the final text, the tool calls on the way, and accounting. */
+export interface TurnResult {
+  /** The text of the last step: the reply to send (may be empty). */
+  text: string;
+  toolCalls: TurnToolCall[];
+  steps: number;
+  /** `stop`, `tool-calls` (maxSteps reached while calling tools), `length`, … */
+  finishReason: string;
+  usage?: { inputTokens?: number; outputTokens?: number };
+}

@@ -1,0 +1,90 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type ChorusError, toChorusError } from "@chorus/core";
+import { discoverChannels } from "../plugins/index.js";
+import { cliContext, gatewayEndpoint } from "./context.js";
+import { callGateway, isUnreachable } from "./http-client.js";
+import { reportError } from "./output.js";
+
+const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+interface RunningChannel {
+  id: string;
+  account: string;
+  status: { state: string; detail?: string };
+  capabilities: { reactions: Record<string, unknown> };
+}
+
+/** `chorus channels`: installed channel plugins, which are configured, and their live status. */
+export async function channelsCommand(options: {
+  config?: string;
+  json?: boolean;
+  url?: string;
+  token?: string;
+}): Promise<void> {
+  const ctx = await cliContext(options);
+  const { config } = ctx.loaded;
+  const discovery = await discoverChannels({
+    gatewayDir: PACKAGE_DIR,
+    pluginsDir: ctx.paths.plugins,
+    load: config.plugins.load,
+    configDir: dirname(ctx.loaded.file),
+    builtins: [],
+  });
+  let running: RunningChannel[] | undefined;
+  // A gateway that answers but refuses (a wrong token, …) is an error to show, not "not running".
+  let refused: ChorusError | undefined;
+  try {
+    const endpoint = await gatewayEndpoint(ctx, {
+      ...(options.url ? { url: options.url } : {}),
+      ...(options.token ? { token: options.token } : {}),
+    });
+    running = (await callGateway<{ channels: RunningChannel[] }>(endpoint, "GET", "/v1/channels")).channels;
+  } catch (error) {
+    if (!isUnreachable(error)) refused = toChorusError(error);
+  }
+  const rows = [
+    { id: "webchat", packageName: "@chorus/gateway (built in)", version: "", source: "builtin" },
+    ...discovery.channels.map((c) => ({ id: c.id, packageName: c.packageName, version: c.version, source: c.source })),
+  ].map((row) => ({
+    ...row,
+    configured: row.id === "webchat" ? config.channels.webchat?.enabled !== false : row.id in config.channels,
+    live: running?.filter((r) => r.id === row.id) ?? [],
+  }));
+  if (options.json) {
+    const gateway = {
+      gatewayRunning: running !== undefined || refused !== undefined,
+      ...(refused ? { gatewayError: refused.toJSON() } : {}),
+    };
+    process.stdout.write(`${JSON.stringify({ channels: rows, problems: discovery.problems, ...gateway }, null, 2)}\n`);
+    if (refused) process.exitCode = 1;
+    return;
+  }
+  for (const row of rows) {
+    const state = row.live
+      .map((l) => `${l.account}: ${l.status.state}${l.status.detail ? ` (${l.status.detail})` : ""}`)
+      .join(", ");
+    const flags = row.live[0] ? describeFlags(row.live[0].capabilities.reactions) : "";
+    process.stdout.write(
+      `${row.id.padEnd(12)} ${`${row.packageName}${row.version ? `@${row.version}` : ""}`.padEnd(40)} ${row.configured ? "configured" : "not configured"}${state ? `  ${state}` : ""}${flags ? `  reactions: ${flags}` : ""}\n`,
+    );
+    for (const live of row.live) {
+      if (row.id === "webchat" || !running) continue;
+      process.stdout.write(
+        `${"".padEnd(13)}webhooks under ${`${config.gateway.publicUrl ?? "<gateway URL>"}/hooks/${row.id}/`} (${live.account})\n`,
+      );
+    }
+  }
+  if (!running && !refused) {
+    process.stdout.write("(the gateway is not running: start it with `chorus start` to see live status)\n");
+  }
+  for (const problem of discovery.problems) process.stdout.write(`problem: ${JSON.stringify(problem)}\n`);
+  if (refused) reportError(refused);
+}
+
+function describeFlags(reactions: Record<string, unknown>): string {
+  return Object.entries(reactions)
+    .filter(([key, value]) => key !== "vocabulary" && value !== false)
+    .map(([key, value]) => (value === true ? key : `${key}:${String(value)}`))
+    .join(", ");
+}

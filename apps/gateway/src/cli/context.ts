@@ -1,0 +1,41 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { type LoadedConfig, loadConfig } from "../config/index.js";
+import { type ChorusPaths, chorusPaths, resolveHome } from "../home.js";
+
+/** What every command starts from: the installation's paths and its config. */
+export interface CliContext {
+  paths: ChorusPaths;
+  env: NodeJS.ProcessEnv;
+  loaded: LoadedConfig;
+}
+
+/** Reads `CHORUS_HOME` / `CHORUS_CONFIG` (or `--config`) and loads the config. */
+export async function cliContext(
+  options: { config?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CliContext> {
+  const effectiveEnv = options.config ? { ...env, CHORUS_CONFIG: resolve(options.config) } : env;
+  const paths = chorusPaths(resolveHome(effectiveEnv), effectiveEnv);
+  const loaded = await loadConfig({ paths, env: effectiveEnv });
+  return { paths, env: effectiveEnv, loaded };
+}
+
+/** Where the running gateway listens and the token to talk to it. */
+export async function gatewayEndpoint(
+  ctx: CliContext,
+  overrides: { url?: string; token?: string },
+): Promise<{ url: string; token: string }> {
+  const { gateway } = ctx.loaded.config;
+  const host = gateway.bind === "0.0.0.0" || gateway.bind === "::" ? "127.0.0.1" : gateway.bind;
+  const url = overrides.url ?? `http://${host.includes(":") ? `[${host}]` : host}:${gateway.port}`;
+  const token =
+    overrides.token ??
+    (ctx.env.CHORUS_TOKEN?.trim() || undefined) ??
+    gateway.auth.token ??
+    (await readFile(ctx.paths.tokenFile, "utf8").then(
+      (text) => text.trim(),
+      () => "",
+    ));
+  return { url: url.replace(/\/$/, ""), token };
+}

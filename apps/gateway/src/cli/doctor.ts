@@ -1,0 +1,59 @@
+import { access } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { channelAccounts, checkConfig, validatePluginConfig } from "../config/index.js";
+import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
+import { printFindings } from "./config.js";
+import { cliContext } from "./context.js";
+
+const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** `chorus doctor`: what is misconfigured or missing, and how to fix it. */
+export async function doctorCommand(options: { config?: string }): Promise<void> {
+  let failed = false;
+  const say = (ok: boolean, line: string, fix?: string) => {
+    if (!ok) failed = true;
+    process.stdout.write(`${ok ? "✓" : "✗"} ${line}${!ok && fix ? `\n    fix: ${fix}` : ""}\n`);
+  };
+  const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
+  say(
+    major > 20 || (major === 20 && minor >= 19),
+    `Node.js ${process.versions.node}`,
+    "install Node.js 20.19 or newer",
+  );
+  let ctx: Awaited<ReturnType<typeof cliContext>>;
+  try {
+    ctx = await cliContext(options);
+  } catch (error) {
+    say(false, `config: ${(error as Error).message}`, "fix the config file, then run `chorus config check`");
+    process.exitCode = 1;
+    return;
+  }
+  say(true, ctx.loaded.exists ? `config ${ctx.loaded.file}` : `no config at ${ctx.loaded.file} (webchat + demo agent)`);
+  if (printFindings(checkConfig(ctx.loaded, ctx.env))) failed = true;
+  const config = ctx.loaded.config;
+  const discovery = await discoverChannels({
+    gatewayDir: PACKAGE_DIR,
+    pluginsDir: ctx.paths.plugins,
+    load: config.plugins.load,
+    configDir: dirname(ctx.loaded.file),
+    builtins: [],
+  });
+  for (const problem of discovery.problems) say(false, `plugin: ${JSON.stringify(problem)}`);
+  for (const [id, block] of Object.entries(config.channels)) {
+    if (id === "webchat") continue;
+    try {
+      const plugin = await loadChannelPlugin(findChannel(id, discovery));
+      for (const account of channelAccounts(id, block)) await validatePluginConfig(plugin, account);
+      say(true, `channel ${id}: plugin loads and its config is valid`);
+    } catch (error) {
+      say(false, `channel ${id}: ${(error as Error).message}`);
+    }
+  }
+  const writable = await access(ctx.paths.home).then(
+    () => true,
+    () => false,
+  );
+  say(true, `home ${ctx.paths.home}${writable ? "" : " (will be created on first start)"}`);
+  if (failed) process.exitCode = 1;
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { Command, InvalidArgumentError } from "commander";
+import { channelsCommand } from "./channels.js";
+import { registerConfigCommands } from "./config.js";
+import { doctorCommand } from "./doctor.js";
+import { registerMessageCommands } from "./message.js";
+import { reportError } from "./output.js";
+import { registerPluginCommands } from "./plugins.js";
+
+const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new InvalidArgumentError("expected a port number 0-65535");
+  return port;
+}
+
+const program = new Command()
+  .name("chorus")
+  .description("One AI agent in the chat apps people already use.")
+  .version(version)
+  .showHelpAfterError();
+
+program
+  .command("start")
+  .description("start the gateway (with no config: webchat + the offline demo agent)")
+  .option("--config <path>", "config file (default: $CHORUS_CONFIG or <home>/chorus.json)")
+  .option("--verbose", "debug logging (inbound messages, routing)")
+  .option("--port <port>", "listen on this port (overrides gateway.port; 0 picks a free one)", parsePort)
+  .option("--bind <address>", "listen on this address (overrides gateway.bind)")
+  // Loaded on use: the gateway runtime (agent SDK, HTTP server, webchat) doubles every other command's start-up time.
+  .action(async (options: Parameters<typeof import("./start.js").startCommand>[0]) => {
+    const { startCommand } = await import("./start.js");
+    await startCommand(options);
+  });
+
+program
+  .command("channels")
+  .description("list installed channel plugins, their capabilities and status")
+  .option("--config <path>", "config file")
+  .option("--json", "machine-readable output")
+  .option("--url <url>", "URL of the running gateway (default: from the config)")
+  .option("--token <token>", "API token (default: CHORUS_TOKEN, gateway.auth.token or the generated one)")
+  .action(channelsCommand);
+
+registerPluginCommands(program);
+registerConfigCommands(program);
+registerMessageCommands(program);
+
+program
+  .command("doctor")
+  .description("check the installation and config, and say how to fix what is wrong")
+  .option("--config <path>", "config file")
+  .action(doctorCommand);
+
+program.parseAsync(process.argv).catch(reportError);

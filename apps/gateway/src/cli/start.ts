@@ -1,0 +1,46 @@
+import { createLogger } from "../log.js";
+import { startGateway } from "../runtime/gateway.js";
+import { cliContext } from "./context.js";
+import { progress } from "./output.js";
+
+/** `chorus start`: runs the gateway until SIGINT/SIGTERM. */
+export async function startCommand(options: {
+  config?: string;
+  verbose?: boolean;
+  port?: number;
+  bind?: string;
+}): Promise<void> {
+  const ctx = await cliContext(options);
+  if (options.port !== undefined) ctx.loaded.config.gateway.port = options.port;
+  if (options.bind !== undefined) ctx.loaded.config.gateway.bind = options.bind;
+  const logger = createLogger({ verbose: options.verbose === true });
+  if (!ctx.loaded.exists)
+    progress(`No config at ${ctx.loaded.file}: starting the webchat with the offline demo agent.`);
+  const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger });
+  const webchat = gateway.registry.all().some((e) => e.plugin.id === "webchat");
+  // A generated token is shown so the person can use it; a configured one is a secret they already have.
+  const shownToken = gateway.tokenGenerated || !ctx.loaded.config.gateway.auth.token;
+  const lines = [
+    `Chorus gateway listening on ${gateway.url}`,
+    webchat ? `Webchat: ${gateway.url}/?token=${shownToken ? gateway.token : "<gateway.auth.token>"}` : undefined,
+    shownToken
+      ? `API token: ${gateway.token}${gateway.tokenGenerated ? ` (generated, kept in ${ctx.paths.tokenFile})` : ` (kept in ${ctx.paths.tokenFile})`}`
+      : "API token: the one set in gateway.auth.token",
+  ];
+  process.stdout.write(`${lines.filter((line) => line !== undefined).join("\n")}\n`);
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    signals++;
+    if (signals > 1) {
+      progress(`${signal} again: exiting now.`);
+      process.exit(130);
+    }
+    progress(`${signal}: finishing in-flight turns and stopping channels…`);
+    void gateway.close().then(() => {
+      progress("Stopped.");
+      process.exit(0);
+    });
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}

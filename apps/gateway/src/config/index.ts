@@ -1,0 +1,25 @@
+export {
+  agentFor,
+  compileMentionPattern,
+  DEFAULT_AGENT,
+  defaultMentionPatterns,
+  type ResolvedAgent,
+  resolveAgents,
+} from "./agents.js";
+export { type ChannelAccountConfig, channelAccounts, validatePluginConfig } from "./channels.js";
+export { type ConfigFinding, checkConfig, isLoopback } from "./check.js";
+export { substituteEnv } from "./env.js";
+export {
+  ConfigError,
+  type ConfigErrorOptions,
+  type ConfigIssue,
+  formatZodIssues,
+  segmentsOf,
+  type ZodIssueLike,
+} from "./errors.js";
+export { type LoadedConfig, loadConfig, type ParseConfigOptions, parseConfig, parseConfigText } from "./load.js";
+export { isPathEntry, resolveLoadEntry } from "./load-entry.js";
+export * from "./schema.js";
+export { knownKeysAt } from "./schema-keys.js";
+export { closestMatch, editDistance } from "./suggest.js";
+export { describeValue, formatPath, isSecretKey, isSecretPath, type PathSegment, valueAt } from "./values.js";

@@ -1,0 +1,102 @@
+import { ChorusError, isChorusError, messageToolInputSchema } from "@chorus/core";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Logger } from "pino";
+import type { MessageToolExecutor } from "../runtime/message-tool.js";
+import { bearerMatches } from "./auth.js";
+import type { HookRegistry } from "./hooks.js";
+import { httpStatusFor } from "./status.js";
+
+export interface ChannelView {
+  id: string;
+  account: string;
+  label: string;
+  status: { state: string; detail?: string; restarts: number };
+  capabilities: unknown;
+}
+
+export interface HttpAppOptions {
+  token: string;
+  maxBodyBytes: number;
+  hooks: HookRegistry;
+  tools: MessageToolExecutor;
+  channels(): ChannelView[];
+  /** The webchat page and its Content-Security-Policy, when webchat runs. */
+  webchat?: { page: () => string; csp: () => string };
+  logger: Logger;
+}
+
+/** The gateway's one HTTP app: health, API, webchat page and plugin webhooks (DESIGN §6). */
+export function createHttpApp(options: HttpAppOptions): Hono {
+  const app = new Hono();
+  const { logger } = options;
+
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: options.maxBodyBytes,
+      onError: (c) => c.json(errorBody("E_INVALID_INPUT", `request body exceeds ${options.maxBodyBytes} bytes`), 413),
+    }),
+  );
+
+  app.get("/healthz", (c) => c.json({ ok: true }));
+
+  app.use("/v1/*", async (c, next) => {
+    if (!bearerMatches(c.req.header("authorization"), options.token)) {
+      return c.json(errorBody("E_AUTH", "missing or wrong bearer token (gateway.auth.token)"), 401);
+    }
+    await next();
+  });
+
+  app.get("/v1/channels", (c) => c.json({ ok: true, channels: options.channels() }));
+
+  app.post("/v1/tools/message", async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json(errorBody("E_INVALID_INPUT", "request body must be JSON"), 400);
+    }
+    const parsed = messageToolInputSchema.safeParse(body);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+      return c.json(errorBody("E_INVALID_INPUT", `invalid message tool call: ${problems}`), 400);
+    }
+    try {
+      const result = await options.tools.execute(parsed.data);
+      return c.json({ ok: true, result });
+    } catch (error) {
+      const typed = isChorusError(error) ? error : new ChorusError("E_PLATFORM", "internal error");
+      if (!isChorusError(error)) logger.error({ err: error }, "message tool call failed");
+      return c.json({ ok: false, error: typed.toJSON() }, httpStatusFor(typed.code));
+    }
+  });
+
+  app.all("/hooks/*", async (c) => {
+    const handler = options.hooks.find(c.req.method, new URL(c.req.url).pathname);
+    if (!handler) return c.json(errorBody("E_INVALID_INPUT", "no webhook is registered at this path"), 404);
+    try {
+      return await handler(c.req.raw);
+    } catch (error) {
+      logger.error({ err: error, path: c.req.path }, "webhook handler failed");
+      return c.json(errorBody("E_PLATFORM", "webhook handler failed"), 500);
+    }
+  });
+
+  app.get("/", (c) => {
+    if (!options.webchat) return c.text("Chorus gateway. Webchat is disabled (channels.webchat.enabled: false).");
+    c.header("content-security-policy", options.webchat.csp());
+    return c.html(options.webchat.page());
+  });
+
+  app.notFound((c) => c.json(errorBody("E_INVALID_INPUT", `no route ${c.req.method} ${c.req.path}`), 404));
+  app.onError((error, c) => {
+    logger.error({ err: error }, "request failed");
+    return c.json(errorBody("E_PLATFORM", "internal error"), 500);
+  });
+  return app;
+}
+
+function errorBody(code: ChorusError["code"], message: string) {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,57 @@
+import { type ChannelInstance, type ChannelPlugin, ChorusError } from "@chorus/core";
+import type { ChannelSettings } from "../config/schema.js";
+import type { ChannelSupervisor } from "./supervisor.js";
+
+/** One configured channel account the gateway runs. */
+export interface ChannelEntry {
+  plugin: ChannelPlugin<unknown>;
+  accountId: string;
+  settings: ChannelSettings;
+  supervisor: ChannelSupervisor;
+}
+
+/** Every channel account of the running gateway, by channel id and account. */
+export class ChannelRegistry {
+  readonly #entries = new Map<string, ChannelEntry>();
+
+  add(entry: ChannelEntry): void {
+    this.#entries.set(`${entry.plugin.id}:${entry.accountId}`, entry);
+  }
+
+  all(): ChannelEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  /** The entry for `channel` (and `account`, or its only/default account), or a typed error. */
+  get(channel: string, account?: string): ChannelEntry {
+    const accounts = this.all().filter((e) => e.plugin.id === channel);
+    if (accounts.length === 0) {
+      const known = [...new Set(this.all().map((e) => e.plugin.id))].join(", ") || "none";
+      throw new ChorusError("E_INVALID_INPUT", `unknown channel "${channel}"; running channels: ${known}`);
+    }
+    const wanted = account ?? (accounts.length === 1 ? accounts[0]?.accountId : "default");
+    const entry = accounts.find((e) => e.accountId === wanted);
+    if (!entry) {
+      const names = accounts.map((e) => e.accountId).join(", ");
+      throw new ChorusError(
+        "E_INVALID_INPUT",
+        account
+          ? `channel "${channel}" has no account "${account}"; accounts: ${names}`
+          : `channel "${channel}" has several accounts (${names}); pass account`,
+      );
+    }
+    return entry;
+  }
+
+  /** The running instance of an entry, or `E_DISABLED` saying why there is none. */
+  instanceOf(entry: ChannelEntry): ChannelInstance {
+    const instance = entry.supervisor.instance;
+    if (instance) return instance;
+    const status = entry.supervisor.status();
+    throw new ChorusError(
+      "E_DISABLED",
+      `${entry.plugin.label} (${entry.accountId}) is not running: ${status.state}${status.detail ? ` (${status.detail})` : ""}`,
+      { retryable: true },
+    );
+  }
+}

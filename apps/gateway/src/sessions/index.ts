@@ -1,0 +1,19 @@
+export {
+  assertSessionEntry,
+  type ReadSessions,
+  readSessionsFile,
+  SESSIONS_FILE_VERSION,
+  type SessionEntry,
+  type SessionsFile,
+  sessionEntryProblem,
+} from "./entry.js";
+export { type ParsedSessionKey, parseSessionKey, type SessionKeyInput, sessionKeyFor } from "./keys.js";
+export { type DrainResult, TurnQueue, type TurnQueueOptions } from "./queue.js";
+export { type SessionInit, type SessionPatch, SessionStore, type SessionStoreOptions } from "./store.js";
+export { type ReadTranscriptOptions, TranscriptStore } from "./transcript.js";
+export {
+  parseTranscriptLine,
+  serializeEntries,
+  type TranscriptEntry,
+  transcriptEntryProblem,
+} from "./transcript-entry.js";

@@ -1,0 +1,230 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { waitFor } from "@chorus/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SessionsFile } from "./entry.js";
+import { type SessionInit, SessionStore, type SessionStoreOptions } from "./store.js";
+
+let dir: string;
+let opened: SessionStore[];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "chorus-sessions-"));
+  opened = [];
+});
+afterEach(async () => {
+  await Promise.allSettled(opened.map((store) => store.flush()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function open(options: SessionStoreOptions = {}): Promise<SessionStore> {
+  const store = await SessionStore.open(dir, { onWarning: () => undefined, ...options });
+  opened.push(store);
+  return store;
+}
+
+async function readFileJson(): Promise<SessionsFile> {
+  return JSON.parse(await readFile(join(dir, "sessions.json"), "utf8")) as SessionsFile;
+}
+
+const group: SessionInit = {
+  agentId: "main",
+  channel: "whatsapp",
+  accountId: "default",
+  conversationId: "120363@g.us",
+  chatType: "group",
+  title: "Family",
+};
+const KEY = "agent:main:whatsapp:group:120363@g.us";
+
+describe("SessionStore", () => {
+  it("starts empty when there is no file, and writes nothing until something changes", async () => {
+    const store = await open();
+    expect(store.size).toBe(0);
+    expect(store.warnings).toEqual([]);
+    await store.flush();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("creates a session with a random UUID once and returns it after", async () => {
+    const store = await open({ now: () => new Date("2030-05-06T07:08:09.000Z") });
+    const entry = store.ensure(KEY, group);
+    expect(entry).toEqual({
+      key: KEY,
+      sessionId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      agentId: "main",
+      channel: "whatsapp",
+      accountId: "default",
+      conversationId: "120363@g.us",
+      chatType: "group",
+      title: "Family",
+      createdAt: "2030-05-06T07:08:09.000Z",
+      updatedAt: "2030-05-06T07:08:09.000Z",
+      turns: 0,
+      settings: {},
+    });
+    expect(store.ensure(KEY, { ...group, title: "Other" })).toBe(entry);
+    expect(store.ensure("agent:main:main", { ...group, chatType: "direct" }).sessionId).not.toBe(entry.sessionId);
+    expect(store.get(KEY)).toBe(entry);
+    expect(store.size).toBe(2);
+    expect(store.entries().map((e) => e.key)).toEqual([KEY, "agent:main:main"]);
+  });
+
+  it("updates with a patch or a function, sets updatedAt, and never changes identity fields", async () => {
+    let clock = new Date("2030-01-01T00:00:00.000Z");
+    const store = await open({ now: () => clock });
+    const created = store.ensure(KEY, group);
+    clock = new Date("2030-01-02T00:00:00.000Z");
+    store.update(KEY, { settings: { activation: "always" } });
+    const updated = store.update(KEY, (current) => ({
+      ...current,
+      turns: current.turns + 1,
+      sessionId: "hijack",
+      key: "x",
+    }));
+    expect(updated).toMatchObject({
+      key: KEY,
+      sessionId: created.sessionId,
+      createdAt: "2030-01-01T00:00:00.000Z",
+      updatedAt: "2030-01-02T00:00:00.000Z",
+      turns: 1,
+      settings: { activation: "always" },
+    });
+    expect(store.get(KEY)).toBe(updated);
+  });
+
+  it("rejects updates of unknown sessions and invalid values, naming them", async () => {
+    const store = await open();
+    expect(() => store.update("agent:main:nope", { turns: 1 })).toThrow(/no session "agent:main:nope"/);
+    store.ensure(KEY, group);
+    expect(() => store.update(KEY, { turns: -1 })).toThrow(/turns/);
+    expect(() => store.ensure("k2", { ...group, chatType: "channel" as "group" })).toThrow(/chatType/);
+    expect(store.get(KEY)?.turns).toBe(0);
+  });
+
+  it("hands out frozen entries so changes must go through update", async () => {
+    const store = await open();
+    const entry = store.ensure(KEY, { ...group, settings: { verbose: true } });
+    expect(() => {
+      (entry as { turns: number }).turns = 5;
+    }).toThrow(TypeError);
+    expect(() => {
+      entry.settings.verbose = false;
+    }).toThrow(TypeError);
+  });
+
+  it("reset gives a new session id and no turns, keeping settings", async () => {
+    const store = await open();
+    const before = store.ensure(KEY, { ...group, settings: { activation: "always" } });
+    store.update(KEY, { turns: 4 });
+    const after = store.reset(KEY);
+    expect(after.sessionId).not.toBe(before.sessionId);
+    expect(after).toMatchObject({ turns: 0, settings: { activation: "always" }, createdAt: before.createdAt });
+  });
+
+  it("flush puts everything on disk in the documented format, and a new instance reads it back", async () => {
+    const store = await open();
+    store.ensure(KEY, group);
+    store.update(KEY, { turns: 3, settings: { think: "high" } });
+    store.ensure("agent:main:main", { ...group, chatType: "direct", conversationId: "+49", title: undefined });
+    expect(store.delete("agent:main:main")).toBe(true);
+    expect(store.delete("agent:main:main")).toBe(false);
+    await store.flush();
+    const file = await readFileJson();
+    expect(file.version).toBe(1);
+    expect(Object.keys(file.sessions)).toEqual([KEY]);
+    expect(file.sessions[KEY]).toEqual(store.get(KEY));
+
+    const reopened = await open();
+    expect(reopened.warnings).toEqual([]);
+    expect(reopened.entries()).toEqual(store.entries());
+  });
+
+  it("writes in the background soon after a change, without a flush", async () => {
+    const store = await open();
+    store.ensure(KEY, group);
+    for (let i = 1; i <= 50; i++) store.update(KEY, { turns: i });
+    await waitFor(
+      async () => {
+        const text = await readFile(join(dir, "sessions.json"), "utf8").catch(() => "");
+        return text !== "" && (JSON.parse(text) as SessionsFile).sessions[KEY]?.turns === 50;
+      },
+      { timeoutMs: 5000, message: "sessions.json with turns 50" },
+    );
+  });
+
+  it("flush covers updates made while a write is running, and concurrent flushes all see their updates", async () => {
+    const store = await open();
+    store.ensure(KEY, group);
+    const flushes: Promise<void>[] = [];
+    for (let i = 1; i <= 20; i++) {
+      store.update(KEY, { turns: i });
+      flushes.push(store.flush());
+      await Promise.resolve();
+    }
+    await Promise.all(flushes);
+    expect((await readFileJson()).sessions[KEY]?.turns).toBe(20);
+    expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("moves a corrupt file aside and reports it instead of dropping it silently", async () => {
+    await writeFile(join(dir, "sessions.json"), '{"version":1,"sessions":{"a":');
+    const reported: string[] = [];
+    const store = await open({ now: () => new Date("2031-02-03T04:05:06.007Z"), onWarning: (m) => reported.push(m) });
+    expect(store.size).toBe(0);
+    expect(store.warnings).toHaveLength(1);
+    expect(store.warnings[0]).toContain("sessions.json.corrupt-2031-02-03T04-05-06-007Z");
+    expect(reported).toEqual(store.warnings);
+    expect(await readFile(join(dir, "sessions.json.corrupt-2031-02-03T04-05-06-007Z"), "utf8")).toBe(
+      '{"version":1,"sessions":{"a":',
+    );
+    expect(await readdir(dir)).toEqual(["sessions.json.corrupt-2031-02-03T04-05-06-007Z"]);
+  });
+
+  it("treats a file of the wrong shape as corrupt", async () => {
+    await writeFile(join(dir, "sessions.json"), "[1,2,3]");
+    const store = await open();
+    expect(store.warnings[0]).toMatch(/expected \{ "version": 1/);
+    expect((await readdir(dir)).some((name) => name.startsWith("sessions.json.corrupt-"))).toBe(true);
+  });
+
+  it("drops only incomplete entries, keeps the valid ones and a copy of the original", async () => {
+    const good = (await open()).ensure(KEY, group);
+    await opened[0]?.flush();
+    const file = await readFileJson();
+    const broken = { ...good, key: "agent:main:main", turns: "many" };
+    await writeFile(
+      join(dir, "sessions.json"),
+      JSON.stringify({ version: 1, sessions: { ...file.sessions, "agent:main:main": broken } }),
+    );
+    const store = await open();
+    expect(store.entries()).toEqual([good]);
+    expect(store.warnings[0]).toMatch(/agent:main:main: turns/);
+    const copies = (await readdir(dir)).filter((name) => name.startsWith("sessions.json.corrupt-"));
+    expect(copies).toHaveLength(1);
+    expect(await readFile(join(dir, copies[0] as string), "utf8")).toContain('"turns":"many"');
+  });
+
+  it("refuses a file written by a newer version instead of overwriting it", async () => {
+    await writeFile(join(dir, "sessions.json"), JSON.stringify({ version: 2, sessions: {} }));
+    await expect(SessionStore.open(dir)).rejects.toMatchObject({
+      code: "E_INVALID_INPUT",
+      message: expect.stringMatching(/sessions\.json has version 2/),
+      hint: expect.stringMatching(/upgrade/),
+    });
+    expect(await readdir(dir)).toEqual(["sessions.json"]);
+  });
+
+  it("reports a failed background write and throws it from flush", async () => {
+    const reported: string[] = [];
+    const store = await open({ onWarning: (message) => reported.push(message) });
+    await mkdir(join(dir, "sessions.json", "blocker"), { recursive: true }); // sessions.json cannot be replaced
+    store.ensure(KEY, group);
+    await waitFor(() => reported.length > 0, { timeoutMs: 5000, message: "a write warning" });
+    expect(reported[0]).toContain("sessions.json");
+    await expect(store.flush()).rejects.toMatchObject({ code: "E_PLATFORM" });
+    await rm(join(dir, "sessions.json"), { recursive: true });
+    await store.flush();
+    expect((await readFileJson()).sessions[KEY]?.sessionId).toBe(store.get(KEY)?.sessionId);
+  });
+});

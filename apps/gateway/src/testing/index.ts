@@ -1,0 +1,8 @@
+export {
+  createFakeOpenAI,
+  type FakeOpenAI,
+  type FakeOpenAIOptions,
+  type FakeReply,
+} from "./fake-openai.js";
+export type { FakeChatMessage, FakeChatRequest, FakeToolCall, FakeToolSpec } from "./fake-openai-wire.js";
+export { fakeModelConfig, type OpenAICompatibleModelConfig } from "./model-config.js";

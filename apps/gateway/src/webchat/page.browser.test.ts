@@ -1,0 +1,192 @@
+import { existsSync } from "node:fs";
+import type { Server } from "node:http";
+import { performReaction } from "@chorus/core";
+import { type RunningChannel, startChannel } from "@chorus/testkit";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { WebchatHub } from "./hub.js";
+import { webchatPage, webchatPageCsp } from "./page.js";
+import { createWebchatPlugin } from "./plugin.js";
+import { attachWebchatSocket, type WebchatSocket } from "./socket.js";
+import { closeServer, listen, tempDir } from "./support.test.util.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const TOKEN = "browser-test-token-0123456789";
+let browser: Browser;
+let server: Server;
+let baseUrl: string;
+let hub: WebchatHub;
+let socket: WebchatSocket;
+let running: RunningChannel;
+let cleanup: () => Promise<void>;
+const plugin = () => createWebchatPlugin(hub);
+
+let context: BrowserContext;
+let page: Page;
+const pageProblems: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  const temp = await tempDir("browser");
+  cleanup = temp.cleanup;
+  hub = new WebchatHub({ stateDir: temp.dir, botName: "Chorus" });
+  running = await startChannel(plugin(), { config: { title: "Chorus test chat" }, stateDir: temp.dir });
+  ({ server } = await listen((req, res) => {
+    if (req.url?.split("?")[0] !== "/") return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": webchatPageCsp() });
+    res.end(webchatPage({ title: hub.title }));
+  }));
+  const address = server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  socket = attachWebchatSocket(server, hub, { authenticate: (token) => token === TOKEN });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await socket?.close();
+  if (server) await closeServer(server);
+  await running?.stop();
+  await hub?.close();
+  await cleanup?.();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext();
+  page = await context.newPage();
+  pageProblems.length = 0;
+  page.on("pageerror", (error) => pageProblems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") pageProblems.push(message.text());
+  });
+});
+
+afterEach(async () => {
+  await context.close();
+  expect(pageProblems).toEqual([]);
+});
+
+async function enter(name: string): Promise<string> {
+  await page.goto(`${baseUrl}/?token=${TOKEN}`);
+  await page.getByTestId("name-input").fill(name);
+  await page.getByTestId("name-submit").click();
+  await page
+    .getByTestId("me")
+    .filter({ hasText: `You are ${name}` })
+    .waitFor();
+  return page.evaluate<string>(`localStorage.getItem("chorus.webchat.userId") ?? ""`);
+}
+
+async function say(text: string): Promise<void> {
+  await page.getByTestId("composer").fill(text);
+  await page.getByTestId("send").click();
+}
+
+const message = (sender: string, text: string) =>
+  page.locator(`[data-testid="message"][data-sender="${sender}"]`).filter({ hasText: text });
+const chip = (emoji: string, count?: number) =>
+  page.locator(
+    `[data-testid="reaction"][data-emoji="${emoji}"]${count === undefined ? "" : `[data-count="${count}"]`}`,
+  );
+
+async function lastInbound(text: string) {
+  const event = await running.waitForEvent((e) => e.type === "message" && e.text === text);
+  if (event.type !== "message") throw new Error("not a message event");
+  return event;
+}
+
+describe("webchat page in Chromium", () => {
+  it("sends a message and shows the bot's reactions, reply and typing live", async () => {
+    const userId = await enter("Ada");
+    expect(await page.title()).toBe("Chorus test chat");
+    await say("hello bot");
+    await message("Ada", "hello bot").waitFor();
+    const inbound = await lastInbound("hello bot");
+    expect(inbound.conversation).toMatchObject({ id: `dm:${userId}`, kind: "direct" });
+    const react = (call: object) =>
+      performReaction({ plugin: plugin(), instance: running.instance, ref: inbound.ref, call });
+
+    await react({ emoji: "thumbsup" });
+    await chip("👍", 1).waitFor();
+    await react({ emoji: "❤️" });
+    await chip("❤", 1).waitFor();
+    await react({ clearAll: true });
+    await chip("👍").waitFor({ state: "detached" });
+    expect(await chip("❤").count()).toBe(0);
+
+    await running.instance.setTyping({ id: inbound.conversation.id }, true);
+    await page.getByTestId("typing").filter({ hasText: "Chorus is typing…" }).waitFor();
+    await running.instance.send(inbound.conversation, { text: "hello Ada", replyTo: inbound.ref });
+    const reply = message("Chorus", "hello Ada");
+    await reply.waitFor();
+    expect(await reply.getByTestId("reply-quote").textContent()).toBe("↩ Ada: hello bot");
+    // The bot's message ends its typing indicator.
+    expect(await page.getByTestId("typing").textContent()).toBe("");
+  });
+
+  it("toggles the person's own reaction by clicking a chip, and adds one from the picker", async () => {
+    const userId = await enter("Bea");
+    await say("react with me");
+    const inbound = await lastInbound("react with me");
+    await running.instance.react(inbound.ref, { op: "add", emoji: "👍" });
+    await chip("👍", 1).click();
+    await chip("👍", 2).waitFor();
+    expect(hub.reactionsBy(inbound.ref.messageId, userId)).toEqual(["👍"]);
+    expect(await chip("👍").getAttribute("aria-pressed")).toBe("true");
+    await chip("👍", 2).click();
+    await chip("👍", 1).waitFor();
+    expect(hub.reactionsBy(inbound.ref.messageId, userId)).toEqual([]);
+    expect(hub.botReactions(inbound.ref.messageId)).toEqual(["👍"]);
+
+    const mine = message("Bea", "react with me");
+    await mine.getByTestId("react").click();
+    await mine.getByTestId("picker-emoji").filter({ hasText: "🎉" }).click();
+    await chip("🎉", 1).waitFor();
+    expect(hub.reactionsBy(inbound.ref.messageId, userId)).toEqual(["🎉"]);
+    expect(running.events.filter((e) => e.type === "reaction").map((e) => [e.emoji, e.action])).toEqual(
+      expect.arrayContaining([
+        ["👍", "added"],
+        ["👍", "removed"],
+        ["🎉", "added"],
+      ]),
+    );
+  });
+
+  it("joins a group room by name, highlights mentions and keeps user text as text", async () => {
+    await enter("Cy");
+    await page.getByTestId("join-input").fill("Team Room");
+    await page.getByTestId("join-submit").click();
+    await page.locator('[data-testid="room"][data-room="team-room"][aria-current="page"]').waitFor();
+    await say("@chorus what is <img src=x onerror=alert(1)>?");
+    const sent = message("Cy", "what is");
+    await sent.waitFor();
+    expect(await sent.locator(".mention").textContent()).toBe("@chorus");
+    expect(await sent.locator("img").count()).toBe(0);
+    expect(await sent.locator(".text").textContent()).toBe("@chorus what is <img src=x onerror=alert(1)>?");
+    const inbound = await lastInbound("@chorus what is <img src=x onerror=alert(1)>?");
+    expect(inbound.conversation).toMatchObject({ id: "team-room", kind: "group" });
+    expect(inbound.mentions.bot).toBe(true);
+  });
+
+  it("keeps the identity and shows the history after a reload", async () => {
+    const userId = await enter("Dee");
+    await say("remember me");
+    await message("Dee", "remember me").waitFor();
+    await page.reload();
+    await page.getByTestId("me").filter({ hasText: "You are Dee" }).waitFor();
+    await message("Dee", "remember me").waitFor();
+    expect(await page.evaluate<string>(`localStorage.getItem("chorus.webchat.userId")`)).toBe(userId);
+    expect(await page.getByTestId("name-input").isVisible()).toBe(false);
+  });
+});

@@ -1,0 +1,120 @@
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { type Logger, silentLogger } from "@chorus/core";
+import { WebSocketServer } from "ws";
+import type { WebchatHub } from "./hub.js";
+import { SocketSession } from "./socket-session.js";
+
+export interface WebchatSocketOptions {
+  /** The upgrade path; default `/webchat/ws`. */
+  path?: string;
+  /** Whether the `token` query parameter (null when absent) may connect. */
+  authenticate(token: string | null): boolean;
+  /** Interval of pings; a socket that missed the last pong is dropped. Default 30 s. */
+  heartbeatMs?: number;
+  /** Largest frame a browser may send; default 64 KiB. */
+  maxPayload?: number;
+  logger?: Logger;
+}
+
+export interface WebchatSocket {
+  /** Connected browsers right now. */
+  readonly clients: number;
+  /** Stops accepting, closes every socket (terminating those that do not answer) and detaches. */
+  close(): Promise<void>;
+}
+
+/** Default path of the webchat WebSocket. */
+export const WEBCHAT_SOCKET_PATH = "/webchat/ws";
+const CLOSE_GRACE_MS = 1000;
+
+/**
+ * Serves the webchat WebSocket on `server` at `path` (other upgrade paths are left to other
+ * listeners): authenticates the `token` query parameter, relays frames to the hub and the
+ * hub's changes to the sockets in each room, and drops sockets that stop answering pings.
+ */
+export function attachWebchatSocket(server: Server, hub: WebchatHub, options: WebchatSocketOptions): WebchatSocket {
+  const path = options.path ?? WEBCHAT_SOCKET_PATH;
+  const logger = options.logger ?? silentLogger;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 64 * 1024 });
+  const sessions = new Set<SocketSession>();
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname !== path) return;
+    if (!options.authenticate(url.searchParams.get("token"))) {
+      refuse(socket, 401, "Unauthorized", "missing or wrong token: open the webchat with ?token=<gateway token>");
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const session = new SocketSession(ws, hub, logger);
+      sessions.add(session);
+      ws.on("pong", () => {
+        session.alive = true;
+      });
+      ws.on("message", (data, isBinary) => {
+        if (isBinary) {
+          session.send({
+            type: "error",
+            code: "E_INVALID_INPUT",
+            message: "binary frames are not accepted; send JSON",
+          });
+          return;
+        }
+        session.handle(data.toString());
+      });
+      ws.on("error", (error) => logger.debug({ err: error }, "webchat socket error"));
+      ws.on("close", () => sessions.delete(session));
+    });
+  };
+
+  const unsubscribe = hub.subscribe((event) => {
+    for (const session of sessions) session.deliver(event);
+  });
+  const heartbeat = setInterval(() => {
+    for (const session of sessions) {
+      if (!session.alive) {
+        session.ws.terminate();
+        continue;
+      }
+      session.alive = false;
+      session.ws.ping();
+    }
+  }, options.heartbeatMs ?? 30_000);
+  heartbeat.unref();
+  server.on("upgrade", onUpgrade);
+
+  return {
+    get clients() {
+      return sessions.size;
+    },
+    async close() {
+      clearInterval(heartbeat);
+      server.off("upgrade", onUpgrade);
+      unsubscribe();
+      await Promise.all([...sessions].map((session) => closeSocket(session)));
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+function closeSocket(session: SocketSession): Promise<void> {
+  const { ws } = session;
+  if (ws.readyState === ws.CLOSED) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+    ws.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    ws.close(1001, "webchat is shutting down");
+  });
+}
+
+function refuse(socket: Duplex, status: number, reason: string, message: string): void {
+  const body = JSON.stringify({ ok: false, error: { code: "E_AUTH", message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}

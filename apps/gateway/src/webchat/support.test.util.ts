@@ -1,0 +1,88 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { waitFor } from "@chorus/testkit";
+import { WebSocket } from "ws";
+import type { ServerFrame } from "./protocol.js";
+
+/** A temp directory removed by the returned cleanup. */
+export async function tempDir(prefix: string): Promise<{ dir: string; cleanup(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `chorus-webchat-${prefix}-`));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A node http server on 127.0.0.1 with a random port. */
+export async function listen(handler?: Parameters<typeof createServer>[1]): Promise<{ server: Server; port: number }> {
+  const server = handler ? createServer(handler) : createServer((_req, res) => res.writeHead(404).end());
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const address = server.address();
+  return { server, port: typeof address === "object" && address ? address.port : 0 };
+}
+
+/** Closes a server and every connection it still has. */
+export async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+type FrameOf<T extends ServerFrame["type"]> = Extract<ServerFrame, { type: T }>;
+
+/** A real `ws` client that records every frame the server sent. */
+export class TestClient {
+  readonly frames: ServerFrame[] = [];
+  #seen = 0;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on("message", (data) => this.frames.push(JSON.parse(data.toString()) as ServerFrame));
+  }
+
+  /** Connects; rejects with the HTTP status when the upgrade is refused. */
+  static connect(url: string): Promise<TestClient> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url);
+      const client = new TestClient(ws);
+      ws.once("open", () => resolve(client));
+      ws.once("unexpected-response", (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      ws.once("error", reject);
+    });
+  }
+
+  send(frame: unknown): void {
+    this.ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+  }
+
+  /** The next frame (after the ones already taken) of `type` that matches. */
+  async next<T extends ServerFrame["type"]>(type: T, match: (frame: FrameOf<T>) => boolean = () => true) {
+    const found = await waitFor(
+      () => {
+        for (let i = this.#seen; i < this.frames.length; i++) {
+          const frame = this.frames[i] as ServerFrame;
+          if (frame.type === type && match(frame as FrameOf<T>)) {
+            this.#seen = i + 1;
+            return frame as FrameOf<T>;
+          }
+        }
+        return undefined;
+      },
+      { timeoutMs: 5000, message: `a ${type} frame` },
+    );
+    return found;
+  }
+
+  /** Every frame of `type` received so far. */
+  all<T extends ServerFrame["type"]>(type: T): FrameOf<T>[] {
+    return this.frames.filter((frame): frame is FrameOf<T> => frame.type === type);
+  }
+
+  async close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return;
+    await new Promise<void>((resolve) => {
+      this.ws.once("close", () => resolve());
+      this.ws.close();
+    });
+  }
+}

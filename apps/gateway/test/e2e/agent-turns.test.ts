@@ -1,0 +1,104 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { eventually } from "@chorus/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { createModelWorld, type ModelWorld } from "../support/memory-setup.js";
+
+const SESSIONS = (home: string) => join(home, "agents", "main", "sessions");
+
+/** sessions.json once the session has committed `turns` turns (the commit follows the reply). */
+async function committed(home: string, key: string, turns: number) {
+  let entry: Record<string, unknown> | undefined;
+  await eventually(async () => {
+    const file = JSON.parse(await readFile(join(SESSIONS(home), "sessions.json"), "utf8"));
+    entry = file.sessions[key];
+    expect(entry?.turns).toBe(turns);
+  });
+  return entry as Record<string, unknown> & { sessionId: string };
+}
+
+describe.each([
+  ["non-streaming", false],
+  ["streaming", true],
+])("a turn through the real gateway process (%s model)", (_, stream) => {
+  let world: ModelWorld | undefined;
+  let gateway: GatewayProcess | undefined;
+  afterEach(async () => {
+    await gateway?.stop();
+    await world?.close();
+    if (gateway) await removeHome(gateway.home);
+  });
+
+  it("a group message reaches the model with the message tool; its reaction and reply reach the platform", async () => {
+    world = await createModelWorld();
+    world.model.script(
+      { toolCalls: [{ name: "message", arguments: { action: "react", emoji: "thumbsup" } }] },
+      { text: "Hi Ann, noted." },
+    );
+    gateway = await startGatewayProcess({ config: world.config({ stream }) });
+    const trigger = world.platform.userSends({
+      conversationId: "family",
+      senderId: "ann",
+      text: "Chorus, dinner at 7?",
+    });
+
+    await eventually(
+      () => expect(world?.platform.messagesIn("family").map((m) => m.text)).toContain("Hi Ann, noted."),
+      {
+        timeoutMs: 15_000,
+      },
+    );
+    const reply = world.platform.messagesIn("family").find((m) => m.text === "Hi Ann, noted.");
+    expect(reply).toMatchObject({ senderId: "bot", replyTo: { id: trigger.id, senderId: "ann" } });
+    expect(world.platform.botReactions(trigger.id)).toEqual(["👍"]);
+
+    const [first, second] = world.model.requests;
+    expect(first?.stream ?? false).toBe(stream);
+    expect(first?.messages.at(-1)).toMatchObject({ role: "user", content: "Chorus, dinner at 7?" });
+    expect(first?.messages[0]).toMatchObject({ role: "system" });
+    const tool = first?.tools?.[0] as unknown as {
+      function: { name: string; parameters: { properties: Record<string, unknown> } };
+    };
+    expect(tool.function.name).toBe("message");
+    expect(Object.keys(tool.function.parameters.properties)).toEqual(
+      expect.arrayContaining(["action", "emoji", "remove", "clearAll", "messageId"]),
+    );
+    const toolResult = second?.messages.find((m) => m.role === "tool") as { content: string };
+    expect(JSON.parse(toolResult.content)).toMatchObject({ ok: true, action: "react", op: "add" });
+
+    const entry = await committed(gateway.home, "agent:main:memory:group:family", 1);
+    expect(entry).toMatchObject({
+      channel: "memory",
+      conversationId: "family",
+      chatType: "group",
+      title: "Family",
+      turns: 1,
+    });
+    const transcript = (await readFile(join(SESSIONS(gateway.home), `${entry.sessionId}.jsonl`), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(transcript.map((e: { role: string }) => e.role)).toEqual(["user", "tool", "assistant"]);
+    expect(transcript[0]).toMatchObject({ content: "Chorus, dinner at 7?", messageId: trigger.id, name: "Ann" });
+    expect(transcript[1]).toMatchObject({ name: "message", input: { action: "react", emoji: "thumbsup" } });
+    expect(transcript[2]).toMatchObject({ content: "Hi Ann, noted.", messageId: reply?.id });
+  });
+
+  it("the next turn of the session carries the transcript as history", async () => {
+    world = await createModelWorld();
+    world.model.script({ text: "first answer" }, { text: "second answer" });
+    gateway = await startGatewayProcess({ config: world.config({ stream }) });
+    world.platform.userSends({ conversationId: "dm-ann", senderId: "ann", text: "one" });
+    await eventually(() => expect(world?.platform.messagesIn("dm-ann").map((m) => m.text)).toContain("first answer"));
+    world.platform.userSends({ conversationId: "dm-ann", senderId: "ann", text: "two" });
+    await eventually(() => expect(world?.platform.messagesIn("dm-ann").map((m) => m.text)).toContain("second answer"));
+    const second = world.model.requests[1];
+    expect(second?.messages.slice(1).map((m) => [m.role, m.content])).toEqual([
+      ["user", "one"],
+      ["assistant", "first answer"],
+      ["user", "two"],
+    ]);
+    expect(await committed(gateway.home, "agent:main:main", 2)).toMatchObject({ chatType: "direct" });
+  });
+});

@@ -1,0 +1,127 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { removeHome } from "../support/gateway-process.js";
+import { makeHome, runChorus, STACK_LINE } from "../support/loading-cli.js";
+import { installIntoHome } from "../support/loading-plugins.js";
+
+const homes: string[] = [];
+afterEach(async () => {
+  await Promise.all(homes.splice(0).map(removeHome));
+});
+
+/** A temp home whose chorus.json holds `text` as written (JSON5 allowed). */
+async function homeWithText(text: string): Promise<{ home: string; file: string }> {
+  const home = await makeHome();
+  homes.push(home);
+  const file = join(home, "chorus.json");
+  await writeFile(file, text);
+  return { home, file };
+}
+
+const VALID = `{
+  // JSON5: comments and trailing commas are fine
+  gateway: { port: 7999, auth: { token: "\${CLI_TEST_TOKEN}" }, },
+  agents: { list: [{ id: "main", model: { provider: "demo" } }] },
+}`;
+
+describe("chorus config check", () => {
+  it("a valid config: says so and exits 0", async () => {
+    const { home, file } = await homeWithText(VALID);
+    const run = await runChorus(["config", "check"], { home, env: { CLI_TEST_TOKEN: "a-token-of-24-characters" } });
+    expect(run).toMatchObject({ code: 0, stderr: "", stdout: `${file}: valid\n` });
+  });
+
+  it("warnings alone keep exit 0 and say how to fix them", async () => {
+    const { home, file } = await homeWithText(
+      JSON.stringify({
+        agents: {
+          list: [
+            { id: "main", model: { provider: "openai-compatible", baseURL: "http://127.0.0.1:9/v1", model: "m" } },
+          ],
+        },
+      }),
+    );
+    const run = await runChorus(["config", "check"], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('! agents.list[0].model.apiKey: no apiKey for model "m" at http://127.0.0.1:9/v1');
+    expect(run.stdout).toContain(`    fix: set apiKey, e.g. "\${OPENAI_API_KEY}"`);
+    expect(run.stdout).toContain(`${file}: valid\n`);
+  });
+
+  it("no config file: a warning without an empty key path, and the defaults apply", async () => {
+    const home = await makeHome();
+    homes.push(home);
+    const run = await runChorus(["config", "check"], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`! no config file at ${join(home, "chorus.json")}: the gateway starts the webchat`);
+    expect(run.stdout).toContain(`${join(home, "chorus.json")} does not exist; the defaults apply.`);
+  });
+
+  it("an invalid config: exit 1, every bad key named by its path with what was expected", async () => {
+    const { home, file } = await homeWithText('{ gateway: { port: "80" }, agnets: {} }');
+    const run = await runChorus(["config", "check"], { home });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`error E_INVALID_INPUT: Invalid config ${file}:`);
+    expect(run.stderr).toContain('  - gateway.port: expected a number, got "80" (write 80 without quotes)');
+    expect(run.stderr).toContain('  - agnets: unknown key "agnets" (did you mean "agents"?)');
+    expect(run.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it("what would be refused at start is an error too: a public bind without a token", async () => {
+    const { home } = await homeWithText('{ gateway: { bind: "0.0.0.0" } }');
+    const run = await runChorus(["config", "check"], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('✗ gateway.bind: gateway.bind is "0.0.0.0", reachable from other machines');
+    expect(run.stdout).toContain("has errors");
+  });
+
+  it("--config checks another file; a syntax error names line and column", async () => {
+    const home = await makeHome();
+    homes.push(home);
+    const other = join(home, "other.json5");
+    await writeFile(other, "{\n  gateway: { port: 80 \n");
+    const run = await runChorus(["config", "check", "--config", other], { home });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Invalid config ${other}:`);
+    expect(run.stderr).toMatch(/syntax error at line 3, column \d+/);
+  });
+});
+
+describe("chorus doctor", () => {
+  it("a broken config: names the key path, says how to fix it, exits 1", async () => {
+    const { home, file } = await homeWithText('{ gateway: { maxBodyBytes: "1mb" } }');
+    const run = await runChorus(["doctor"], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^✓ Node\.js \d+\.\d+\.\d+\n/);
+    expect(run.stdout).toContain(
+      `✗ config: Invalid config ${file}:\n  - gateway.maxBodyBytes: expected a number, got "1mb"`,
+    );
+    expect(run.stdout).toContain("    fix: fix the config file, then run `chorus config check`");
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(STACK_LINE);
+  });
+
+  it("a configured channel that is not installed, and one whose config its plugin rejects", async () => {
+    const { home } = await homeWithText("{ channels: { matrix: {}, acme: { greeting: 42 } } }");
+    await installIntoHome(home, "chorus-channel-acme");
+    const run = await runChorus(["doctor"], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '✗ channel matrix: No installed plugin provides channel "matrix". Installed channels: acme. Install it with: chorus plugins add chorus-channel-matrix',
+    );
+    expect(run.stdout).toContain(
+      "✗ channel acme: Invalid config:\n  - channels.acme.greeting: expected a string (got 42)",
+    );
+  });
+
+  it("a healthy installation: every line checked, exit 0", async () => {
+    const { home, file } = await homeWithText('{ channels: { acme: { greeting: "hi" } } }');
+    await installIntoHome(home, "chorus-channel-acme");
+    const run = await runChorus(["doctor"], { home });
+    expect(run.stdout).not.toContain("✗");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`✓ config ${file}`);
+    expect(run.stdout).toContain("✓ channel acme: plugin loads and its config is valid");
+    expect(run.stdout).toContain(`✓ home ${home}`);
+  });
+});

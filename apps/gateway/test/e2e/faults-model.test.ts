@@ -1,0 +1,75 @@
+import { eventually } from "@chorus/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withoutModelAddress } from "../../src/runtime/turn.js";
+import type { FakeReply } from "../../src/testing/index.js";
+import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { createModelWorld, type ModelWorld } from "../support/memory-setup.js";
+
+/** A fault the fake model server answers with, and what the person must be told. */
+const FAULTS: [string, FakeReply, RegExp][] = [
+  ["HTTP 500", { status: 500 }, /^⚠️ Chorus could not answer: The model server answered HTTP 500: /],
+  ["HTTP 429", { status: 429 }, /^⚠️ Chorus could not answer: The model server answered HTTP 429: .*Rate limit/],
+  [
+    "garbage",
+    { raw: "garbage" },
+    /^⚠️ Chorus could not answer: The model server sent a reply that is not a valid chat completion/,
+  ],
+];
+
+describe.each([
+  ["non-streaming", false],
+  ["streaming", true],
+])("the model server fails (%s): a clean error reply, and the gateway keeps going", (_, stream) => {
+  let world: ModelWorld;
+  let gateway: GatewayProcess;
+
+  beforeAll(async () => {
+    world = await createModelWorld();
+    gateway = await startGatewayProcess({ config: world.config({ stream }) });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await world?.close();
+    if (gateway) await removeHome(gateway.home);
+  });
+
+  /** Ann writes in her DM; resolves with the bot's answer to it. */
+  const annAsks = async (text: string): Promise<string> => {
+    const before = world.platform.messagesIn("dm-ann").length;
+    world.platform.userSends({ conversationId: "dm-ann", senderId: "ann", text });
+    return eventually(
+      () => {
+        const answer = world.platform
+          .messagesIn("dm-ann")
+          .slice(before)
+          .find((m) => m.senderId === "bot");
+        expect(answer).toBeDefined();
+        return answer?.text as string;
+      },
+      { timeoutMs: 10_000 },
+    );
+  };
+
+  it.each(FAULTS)(
+    "%s: the person is told what went wrong, and the next message is answered",
+    async (name, fault, told) => {
+      world.model.script(fault, { text: `fine again after ${name}` });
+      const error = await annAsks(`question hitting ${name}`);
+      expect(error).toMatch(told);
+      expect(error).not.toMatch(/\n\s*at |[{}]|Error:|undefined/);
+      expect(error).not.toContain("127.0.0.1");
+      expect(error.length).toBeLessThan(400);
+
+      expect(await annAsks(`question after ${name}`)).toBe(`fine again after ${name}`);
+      expect(gateway.process.exitCode).toBeNull();
+      expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+      const channels = await gateway.call("GET", "/v1/channels");
+      expect(channels.json.channels.find((c: { id: string }) => c.id === "memory").status.state).toBe("running");
+      const logged = gateway.logs().filter((line) => line.msg === "the agent could not answer");
+      expect(logged.map((line) => `⚠️ Chorus could not answer: ${withoutModelAddress(String(line.err))}`)).toContain(
+        error,
+      );
+      expect(logged.some((line) => String(line.err).includes(`at ${world.model.url}`))).toBe(true);
+    },
+  );
+});

@@ -1,0 +1,87 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { connectWebchat, type Frame } from "../support/webchat-client.js";
+
+describe("chorus start with no config: webchat + the demo agent", () => {
+  let gateway: GatewayProcess;
+
+  beforeAll(async () => {
+    const home = await mkdtemp(join(tmpdir(), "chorus-noconfig-"));
+    gateway = await startGatewayProcess({ home, noConfig: true, args: ["--port", "0"] });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    if (gateway) await removeHome(gateway.home);
+  });
+
+  it("prints the webchat URL with the token and serves the page", async () => {
+    expect(gateway.output()).toContain(`Webchat: ${gateway.url}/?token=${gateway.token}`);
+    expect(gateway.output()).toContain("starting the webchat with the offline demo agent");
+    const page = await fetch(`${gateway.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await page.text()).toContain("<title>Chorus</title>");
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+  });
+
+  it("the demo agent reacts to a message and answers it; the API removes the reaction", async () => {
+    const ada = await connectWebchat(gateway.url, gateway.token, "Ada");
+    const room = `dm:${ada.you.id}`;
+    ada.send({ type: "join", room });
+    await ada.waitForFrame((f) => f.type === "history" && f.room === room);
+    ada.send({ type: "message", room, text: "hello there" });
+    const mine = await ada.waitForFrame((f) => f.type === "message" && f.message.text === "hello there");
+    const messageId: string = mine.message.id;
+
+    const reply = await ada.waitForFrame((f) => f.type === "message" && f.message.sender?.id !== ada.you.id);
+    expect(reply.message.text).toContain('Demo agent (offline): you said "hello there"');
+    const reacted = await ada.waitForFrame(
+      (f: Frame) => f.type === "reactions" && f.messageId === messageId && f.reactions.length > 0,
+    );
+    expect(reacted.reactions).toEqual([expect.objectContaining({ emoji: "👍" })]);
+
+    const listed = await gateway.call("POST", "/v1/tools/message", {
+      channel: "webchat",
+      target: room,
+      action: "reactions",
+      messageId,
+    });
+    expect(listed.json.result.reactions).toEqual([{ emoji: "👍", count: 1, me: true }]);
+
+    const removed = await gateway.call("POST", "/v1/tools/message", {
+      channel: "webchat",
+      target: room,
+      action: "react",
+      messageId,
+      emoji: "thumbsup",
+      remove: true,
+    });
+    expect(removed).toEqual({ status: 200, json: { ok: true, result: expect.objectContaining({ op: "remove" }) } });
+    await ada.waitForFrame((f) => f.type === "reactions" && f.messageId === messageId && f.reactions.length === 0);
+    await ada.close();
+  });
+
+  it("refuses API calls without the token and names bad input", async () => {
+    const anonymous = await fetch(`${gateway.url}/v1/channels`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({
+      ok: false,
+      error: { code: "E_AUTH", message: expect.stringContaining("bearer") },
+    });
+    const bad = await gateway.call("POST", "/v1/tools/message", { channel: "webchat", action: "wave" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe("E_INVALID_INPUT");
+    expect(bad.json.error.message).toContain("action");
+    const channels = await gateway.call("GET", "/v1/channels");
+    expect(channels.json.channels).toEqual([
+      expect.objectContaining({
+        id: "webchat",
+        account: "default",
+        status: expect.objectContaining({ state: "running" }),
+      }),
+    ]);
+  });
+});
