@@ -118,6 +118,9 @@ function createInstance(hub: WebchatHub, ctx: ChannelContext<WebchatConfig>): Ch
       const people = new Set(hub.rooms().flatMap((room) => room.members.filter((m) => !m.bot).map((m) => m.id)));
       return { state, detail: `chatting as ${hub.bot.name} in ${hub.rooms().length} rooms with ${people.size} people` };
     },
+    identity() {
+      return { id: hub.bot.id, name: hub.bot.name, isBot: true };
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import { ChorusError } from "../errors.js";
 import type { ReactionCapabilities } from "../reactions/capabilities.js";
 import type { ReactionIntent } from "../reactions/intent.js";
 import type { ReactionSummary, ReactResult } from "../results.js";
-import type { ChatType, ConversationAddress, InboundEvent } from "./events.js";
+import type { ChatType, ConversationAddress, InboundEvent, Participant } from "./events.js";
 import type { Logger } from "./logger.js";
 import { CHANNEL_ID_PATTERN, CHORUS_API_VERSION } from "./manifest.js";
 import type { MessageRef } from "./message-ref.js";
@@ -82,6 +82,11 @@ export interface ChannelInstance {
   /** Completes a ref for a message id the agent saw; throws `E_MESSAGE_NOT_FOUND` when it cannot. */
   resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef>;
   status(): ChannelStatus;
+  /**
+   * The bot's own account on the platform once started (id, display name, E.164 where the
+   * platform has phone numbers): mention detection and the default owner use it.
+   */
+  identity?(): Participant | undefined;
 }
 
 /** A channel plugin: the default export of a channel package. */

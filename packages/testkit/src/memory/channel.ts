@@ -132,5 +132,7 @@ function createInstance(ctx: ChannelContext<MemoryConfig>, spec: InstanceSpec): 
       return messageRef(message, inbound());
     },
     status: () => (status.state === "running" ? (poller.status() ?? status) : status),
+    identity: () =>
+      bot ? { id: bot.id, name: bot.name, ...(bot.phone ? { e164: bot.phone } : {}), isBot: true } : undefined,
   };
 }
