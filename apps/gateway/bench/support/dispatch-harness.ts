@@ -5,9 +5,12 @@ import type { InboundMessageEvent } from "@chorus/core";
 import { pino } from "pino";
 import { DemoLanguageModel, type LanguageModelV3CallOptions } from "../../src/agent/index.js";
 import { agentFor, parseConfig, resolveAgents } from "../../src/config/index.js";
+import { PairingStore } from "../../src/groups/pairing.js";
 import { sessionsDir } from "../../src/home.js";
 import { createLogger } from "../../src/log.js";
+import { SystemEvents } from "../../src/reactions/index.js";
 import { type ChannelEntry, ChannelRegistry } from "../../src/runtime/channel-registry.js";
+import { MessageGate } from "../../src/runtime/gate.js";
 import { InboundRouter } from "../../src/runtime/inbound.js";
 import { MessageToolExecutor } from "../../src/runtime/message-tool.js";
 import { ChannelSupervisor } from "../../src/runtime/supervisor.js";
@@ -93,19 +96,21 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
     }
     return entry;
   };
-  const turns = new CommitSignallingTurnRunner({
-    config,
-    sessionsOf,
-    tools: new MessageToolExecutor(registry, index),
-    logger,
-  });
+  const tools = new MessageToolExecutor(registry, index);
+  const systemEvents = new SystemEvents();
+  const turns = new CommitSignallingTurnRunner({ config, sessionsOf, tools, systemEvents, logger });
+  const gate = new MessageGate({ config, pairing: await PairingStore.open(join(home, "state", "pairing.json")) });
   const router = new InboundRouter({
     config,
     agentFor: (entry) => agentFor(agents, entry.settings),
+    sessionsOf,
     index,
     deduper: new EventDeduper(),
     queue,
+    gate,
     turns,
+    tools,
+    systemEvents,
     logger,
   });
   const supervisor: ChannelSupervisor = new ChannelSupervisor({
@@ -122,7 +127,13 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
       http: { route: () => {}, url: (path) => `http://127.0.0.1/hooks/${BENCH_CHANNEL_ID}${path}` },
     }),
   });
-  const entry: ChannelEntry = { plugin: channel.plugin, accountId: "default", settings: {}, supervisor };
+  // Every message is let in and mentions the bot: the bench measures dispatch, not refusals.
+  const entry: ChannelEntry = {
+    plugin: channel.plugin,
+    accountId: "default",
+    settings: { dmPolicy: "open", groupPolicy: "open" },
+    supervisor,
+  };
   registry.add(entry);
 
   let waiting: Waiting | undefined;

@@ -6,6 +6,7 @@ import { registerConfigCommands } from "./config.js";
 import { doctorCommand } from "./doctor.js";
 import { registerMessageCommands } from "./message.js";
 import { reportError } from "./output.js";
+import { registerPairingCommands } from "./pairing.js";
 import { registerPluginCommands } from "./plugins.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -49,6 +50,7 @@ program
 
 registerPluginCommands(program);
 registerConfigCommands(program);
+registerPairingCommands(program);
 registerMessageCommands(program);
 
 program

@@ -68,6 +68,47 @@ export const agentDefaultsSchema = z
   })
   .strict();
 
+/** The emoji of each status reaction state (DESIGN §7). */
+export const DEFAULT_STATUS_EMOJIS = {
+  queued: "👀",
+  thinking: "🤔",
+  tool: "🛠️",
+  done: "✅",
+  error: "❌",
+  stall: "⏳",
+} as const;
+
+const emojiSchema = z.string().min(1);
+
+export const statusReactionsSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    /** A state shorter than this never reaches the platform (done and error apply at once). */
+    debounceMs: z.number().int().min(0).max(60_000).default(700),
+    /** No progress for this long shows the stall emoji; 0 turns the hint off. */
+    stallMs: z.number().int().min(0).max(3_600_000).default(30_000),
+    emojis: z
+      .object({
+        queued: emojiSchema.default(DEFAULT_STATUS_EMOJIS.queued),
+        thinking: emojiSchema.default(DEFAULT_STATUS_EMOJIS.thinking),
+        tool: emojiSchema.default(DEFAULT_STATUS_EMOJIS.tool),
+        done: emojiSchema.default(DEFAULT_STATUS_EMOJIS.done),
+        error: emojiSchema.default(DEFAULT_STATUS_EMOJIS.error),
+        stall: emojiSchema.default(DEFAULT_STATUS_EMOJIS.stall),
+      })
+      .strict()
+      .default(() => ({ ...DEFAULT_STATUS_EMOJIS })),
+  })
+  .strict();
+export type StatusReactionsConfig = z.output<typeof statusReactionsSchema>;
+
+const defaultStatusReactions = (): StatusReactionsConfig => ({
+  enabled: false,
+  debounceMs: 700,
+  stallMs: 30_000,
+  emojis: { ...DEFAULT_STATUS_EMOJIS },
+});
+
 export const channelSettingsShape = {
   enabled: z.boolean().optional(),
   /** The agent that answers on this channel (default: the default agent). */
@@ -140,18 +181,20 @@ export const gatewayConfigSchema = z
           })
           .strict()
           .default({}),
-        statusReactions: z
-          .object({ enabled: z.boolean().default(false) })
-          .strict()
-          .default({ enabled: false }),
+        /** After the turn: `remove` the ack, or replace it with `doneReaction`. */
+        ackReactionAfter: z.enum(["remove", "done"]).default("remove"),
+        doneReaction: z.string().min(1).default(DEFAULT_STATUS_EMOJIS.done),
+        statusReactions: statusReactionsSchema.default(defaultStatusReactions),
       })
       .strict()
-      .default({
+      .default(() => ({
         ackReaction: "👀",
-        ackReactionScope: "group-mentions",
+        ackReactionScope: "group-mentions" as const,
         groupChat: {},
-        statusReactions: { enabled: false },
-      }),
+        ackReactionAfter: "remove" as const,
+        doneReaction: DEFAULT_STATUS_EMOJIS.done,
+        statusReactions: defaultStatusReactions(),
+      })),
     channels: z
       .record(
         z.string().regex(CHANNEL_ID_PATTERN, "channel ids are lower case letters, digits and -"),
@@ -170,4 +213,6 @@ export const gatewayConfigSchema = z
   .strict();
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+/** `messages`: the ack, done and status reactions and group chat defaults. */
+export type MessagesConfig = GatewayConfig["messages"];
 export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;

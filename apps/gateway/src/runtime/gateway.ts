@@ -10,16 +10,21 @@ import {
   resolveAgents,
   validatePluginConfig,
 } from "../config/index.js";
+import { compileMentionPatterns } from "../groups/mentions.js";
+import { PairingStore, pairingFilePath } from "../groups/pairing.js";
 import { type ChorusPaths, channelStateDir, sessionsDir } from "../home.js";
 import { createHttpApp } from "../http/app.js";
 import { HookRegistry, hookPath } from "../http/hooks.js";
 import { type ListeningServer, listen } from "../http/server.js";
 import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
+import { SystemEvents } from "../reactions/index.js";
 import { SessionStore, TranscriptStore, TurnQueue } from "../sessions/index.js";
 import { EventDeduper, MessageIndex } from "../state/index.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
 import { restartBackoffFromEnv } from "./backoff.js";
 import { ChannelRegistry } from "./channel-registry.js";
+import { MessageGate } from "./gate.js";
+import { startHeartbeats } from "./heartbeats.js";
 import { InboundRouter } from "./inbound.js";
 import { MessageToolExecutor } from "./message-tool.js";
 import { ChannelSupervisor } from "./supervisor.js";
@@ -58,6 +63,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   }
   const { token, generated } = await resolveToken(config.gateway.auth.token, paths.tokenFile);
   const agents = resolveAgents(config);
+  // Unsafe or invalid mention patterns are refused now, not at the first group message.
+  for (const [i, agent] of agents.entries()) {
+    compileMentionPatterns(agent.mentionPatterns, { path: `agents.list[${i}].groupChat.mentionPatterns` });
+  }
   const restartBackoff = restartBackoffFromEnv();
 
   const hub = await WebchatHub.open({
@@ -67,7 +76,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   });
   const webchat = createWebchatPlugin(hub);
   const channelsConfig: Record<string, Record<string, unknown>> = { ...config.channels };
-  channelsConfig.webchat ??= {};
+  // The webchat is reached only with the gateway token: whoever has it is trusted (and an owner).
+  channelsConfig.webchat = { dmPolicy: "open", groupPolicy: "open", allowFrom: ["*"], ...config.channels.webchat };
   const discovery = await discoverChannels({
     gatewayDir: options.gatewayDir ?? PACKAGE_DIR,
     pluginsDir: paths.plugins,
@@ -102,14 +112,20 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     }
     return entry;
   };
-  const turns = new TurnRunner({ config, sessionsOf, tools, logger });
+  const systemEvents = new SystemEvents();
+  const turns = new TurnRunner({ config, sessionsOf, tools, systemEvents, logger });
+  const gate = new MessageGate({ config, pairing: await PairingStore.open(pairingFilePath(paths)) });
   const router = new InboundRouter({
     config,
     agentFor: (entry) => agentFor(agents, entry.settings),
+    sessionsOf,
     index,
     deduper: new EventDeduper(),
     queue,
+    gate,
     turns,
+    tools,
+    systemEvents,
     logger,
   });
 
@@ -170,6 +186,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const socket = attachWebchatSocket(server.server, hub, { authenticate: (given) => given === token });
 
   await Promise.all(registry.all().map((e) => e.supervisor.start()));
+  const heartbeats = await startHeartbeats({ config, agents, registry, sessionsOf, queue, turns, logger });
 
   let closing: Promise<void> | undefined;
   return {
@@ -180,6 +197,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     close: () => {
       closing ??= (async () => {
         const deadline = config.gateway.shutdownTimeoutMs;
+        await Promise.all(heartbeats.map((h) => h.stop()));
         const drained = await queue.drain(deadline);
         if (!drained.drained) logger.warn({ abandoned: drained.abandoned }, "shutdown deadline: abandoned turns");
         await Promise.all(registry.all().map((e) => e.supervisor.stop()));

@@ -1,78 +1,174 @@
-import type { InboundEvent, InboundMessageEvent } from "@chorus/core";
+import type { InboundEvent, InboundMessageEvent, InboundReactionEvent } from "@chorus/core";
 import type { Logger } from "pino";
 import type { ResolvedAgent } from "../config/index.js";
 import type { GatewayConfig } from "../config/schema.js";
-import { sessionKeyFor, type TurnQueue } from "../sessions/index.js";
+import { reactionEventText, shouldNotify } from "../reactions/index.js";
+import { type SessionStore, sessionKeyFor, type TranscriptStore, type TurnQueue } from "../sessions/index.js";
 import type { EventDeduper, MessageIndex } from "../state/index.js";
 import type { ChannelEntry } from "./channel-registry.js";
+import { type MessageGate, sessionInit } from "./gate.js";
+import type { MessageToolExecutor } from "./message-tool.js";
 import type { TurnRunner } from "./turn.js";
 
 export interface InboundRouterOptions {
   config: GatewayConfig;
   agentFor(entry: ChannelEntry): ResolvedAgent;
+  sessionsOf(agentId: string): Promise<{ store: SessionStore; transcripts: TranscriptStore }>;
   index: MessageIndex;
   deduper: EventDeduper;
   queue: TurnQueue;
+  gate: MessageGate;
   turns: TurnRunner;
+  tools: MessageToolExecutor;
+  systemEvents: { add(sessionKey: string, text: string): void };
   logger: Logger;
 }
 
-/** Takes every event a channel emits: drops redeliveries, records refs, queues a turn per session. */
+/**
+ * Takes every event a channel emits: drops redeliveries, records refs, and per session (in order)
+ * applies access control, commands and group gating before an agent turn runs.
+ */
 export class InboundRouter {
   readonly #inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly options: InboundRouterOptions) {}
 
-  /** Turns queued or running right now. */
+  /** Messages queued or being handled right now. */
   get pending(): number {
     return this.#inFlight.size;
   }
 
   handle(entry: ChannelEntry, event: InboundEvent): void {
     const { deduper, index, logger } = this.options;
-    const channel = entry.plugin.id;
-    if (!deduper.firstTime(`${channel}:${entry.accountId}:${event.eventId}`)) {
-      logger.debug({ channel, eventId: event.eventId }, "dropped a redelivered event");
+    if (!deduper.firstTime(`${entry.plugin.id}:${entry.accountId}:${event.eventId}`)) {
+      logger.debug({ channel: entry.plugin.id, eventId: event.eventId }, "dropped a redelivered event");
       return;
     }
     if (event.type === "reaction") {
       index.put(event.target);
-      logger.debug(
-        { channel, from: event.conversation.id, actor: event.actor.id, emoji: event.emoji, action: event.action },
-        "inbound reaction",
-      );
+      this.#reaction(entry, event);
       return;
     }
     index.put(event.ref);
-    this.#queueTurn(entry, event);
-  }
-
-  #queueTurn(entry: ChannelEntry, event: InboundMessageEvent): void {
-    const { config, queue, turns, logger } = this.options;
     const agent = this.options.agentFor(entry);
-    const sessionKey = sessionKeyFor({
-      agentId: agent.id,
-      channel: entry.plugin.id,
-      conversation: event.conversation,
-      senderId: event.sender.id,
-      dmScope: config.session.dmScope,
-    });
+    const sessionKey = this.#sessionKey(entry, event, agent);
+    const who = `${event.sender.name ?? event.sender.id}${event.sender.e164 ? ` (${event.sender.e164})` : ""}`;
+    const from = event.conversation.kind === "group" ? `[from: ${who}]` : undefined;
     logger.debug(
       {
         channel: entry.plugin.id,
         from: event.conversation.id,
         sender: event.sender.id,
         sessionKey,
-        chars: event.text.length,
+        ...(from ? { suffix: from } : {}),
       },
       "inbound message",
     );
-    const turn = queue
-      .run(sessionKey, (signal) => turns.run({ entry, event, agent, sessionKey, signal }))
-      .catch((error: unknown) => {
-        logger.error({ err: error, sessionKey }, "turn failed");
-      })
-      .finally(() => this.#inFlight.delete(turn));
-    this.#inFlight.add(turn);
+    const work = this.options.queue
+      .run(sessionKey, (signal) => this.#message(entry, event, agent, sessionKey, signal))
+      .catch((error: unknown) => logger.error({ err: error, sessionKey }, "message handling failed"))
+      .finally(() => this.#inFlight.delete(work));
+    this.#inFlight.add(work);
+  }
+
+  async #message(
+    entry: ChannelEntry,
+    event: InboundMessageEvent,
+    agent: ResolvedAgent,
+    sessionKey: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { gate, turns, logger } = this.options;
+    const { store, transcripts } = await this.options.sessionsOf(agent.id);
+    const decision = await gate.decide({
+      entry,
+      event,
+      agent,
+      sessionKey,
+      bot: entry.supervisor.instance?.identity?.(),
+      store,
+      transcripts,
+      summarise: (entries) => turns.summarise(agent, entries, signal),
+    });
+    const context = { channel: entry.plugin.id, from: event.conversation.id, sender: event.sender.id, sessionKey };
+    switch (decision.kind) {
+      case "blocked":
+        logger.debug({ ...context, reason: decision.reason }, "blocked inbound message");
+        if (decision.reply) await this.#reply(entry, event, decision.reply);
+        return;
+      case "command":
+        await this.#reply(entry, event, decision.reply);
+        return;
+      case "buffered":
+        logger.debug({ ...context, reason: decision.reason }, "buffered group message as context");
+        return;
+      case "echo":
+        logger.debug(context, "skipped a repeated batch (echo suppression)");
+        return;
+      case "run":
+        await turns.run({
+          entry,
+          agent,
+          sessionKey,
+          init: sessionInit(entry, event, agent),
+          conversation: event.conversation,
+          trigger: { ref: event.ref, senderName: event.sender.name ?? event.sender.id, text: event.text },
+          userText: decision.userText,
+          mentioned: decision.mentioned,
+          ...(decision.intro ? { intro: decision.intro } : {}),
+          signal,
+        });
+    }
+  }
+
+  /** Accepted reactions become system events of the conversation's session; never a turn. */
+  #reaction(entry: ChannelEntry, event: InboundReactionEvent): void {
+    const bot = entry.supervisor.instance?.identity?.();
+    const accepted = shouldNotify(event, entry.settings, bot?.id);
+    this.options.logger.debug(
+      { channel: entry.plugin.id, from: event.conversation.id, actor: event.actor.id, emoji: event.emoji, accepted },
+      "inbound reaction",
+    );
+    if (!accepted) return;
+    const agent = this.options.agentFor(entry);
+    const sessionKey = sessionKeyFor({
+      agentId: agent.id,
+      channel: entry.plugin.id,
+      conversation: event.conversation,
+      senderId: event.actor.id,
+      dmScope: this.options.config.session.dmScope,
+    });
+    this.options.systemEvents.add(sessionKey, reactionEventText(entry.plugin.label, event));
+  }
+
+  async #reply(entry: ChannelEntry, event: InboundMessageEvent, text: string): Promise<void> {
+    const conversation = event.conversation;
+    try {
+      await this.options.tools.execute(
+        {
+          action: "send",
+          text,
+          ...(conversation.kind === "group" ? { replyTo: event.ref.messageId } : {}),
+        },
+        {
+          channel: entry.plugin.id,
+          accountId: entry.accountId,
+          conversation: { id: conversation.id, ...(conversation.threadId ? { threadId: conversation.threadId } : {}) },
+          message: event.ref,
+        },
+      );
+    } catch (error) {
+      this.options.logger.warn({ err: (error as Error).message }, "could not send a reply");
+    }
+  }
+
+  #sessionKey(entry: ChannelEntry, event: InboundMessageEvent, agent: ResolvedAgent): string {
+    return sessionKeyFor({
+      agentId: agent.id,
+      channel: entry.plugin.id,
+      conversation: event.conversation,
+      senderId: event.sender.id,
+      dmScope: this.options.config.session.dmScope,
+    });
   }
 }

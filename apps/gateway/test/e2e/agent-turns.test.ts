@@ -51,11 +51,16 @@ describe.each([
     );
     const reply = world.platform.messagesIn("family").find((m) => m.text === "Hi Ann, noted.");
     expect(reply).toMatchObject({ senderId: "bot", replyTo: { id: trigger.id, senderId: "ann" } });
-    expect(world.platform.botReactions(trigger.id)).toEqual(["👍"]);
+    // The agent's 👍 stays; the runtime's 👀 ack (a mention in a group) is gone once the turn ends.
+    await eventually(() => expect(world?.platform.botReactions(trigger.id)).toEqual(["👍"]));
 
     const [first, second] = world.model.requests;
     expect(first?.stream ?? false).toBe(stream);
-    expect(first?.messages.at(-1)).toMatchObject({ role: "user", content: "Chorus, dinner at 7?" });
+    // A group turn's user message is the batch, ending with who wrote it (DESIGN §4).
+    expect(first?.messages.at(-1)).toMatchObject({
+      role: "user",
+      content: "Ann: Chorus, dinner at 7?\n[from: Ann (+4915100000001)]",
+    });
     expect(first?.messages[0]).toMatchObject({ role: "system" });
     const tool = first?.tools?.[0] as unknown as {
       function: { name: string; parameters: { properties: Record<string, unknown> } };
@@ -80,7 +85,11 @@ describe.each([
       .split("\n")
       .map((line) => JSON.parse(line));
     expect(transcript.map((e: { role: string }) => e.role)).toEqual(["user", "tool", "assistant"]);
-    expect(transcript[0]).toMatchObject({ content: "Chorus, dinner at 7?", messageId: trigger.id, name: "Ann" });
+    expect(transcript[0]).toMatchObject({
+      content: "Ann: Chorus, dinner at 7?\n[from: Ann (+4915100000001)]",
+      messageId: trigger.id,
+      name: "Ann",
+    });
     expect(transcript[1]).toMatchObject({ name: "message", input: { action: "react", emoji: "thumbsup" } });
     expect(transcript[2]).toMatchObject({ content: "Hi Ann, noted.", messageId: reply?.id });
   });

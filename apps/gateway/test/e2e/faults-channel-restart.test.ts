@@ -24,7 +24,9 @@ describe("a channel that crashes on start and on every 2nd send (real gateway pr
     gateway = await startGatewayProcess({
       config: {
         plugins: { load: [join(FIXTURES, "flaky-channel")] },
-        channels: { flaky: { baseUrl: platform.url, token: platform.token, pollWaitMs: 2000, retries: 0 } },
+        channels: {
+          flaky: { baseUrl: platform.url, token: platform.token, pollWaitMs: 2000, retries: 0, dmPolicy: "open" },
+        },
       },
       // Restart delays of 400–800 ms: short, yet long enough to see the degraded state over HTTP.
       env: { CHORUS_RESTART_BACKOFF_MS: "800" },

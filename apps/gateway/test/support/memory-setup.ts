@@ -6,7 +6,12 @@ import { FIXTURES } from "./gateway-process.js";
 export interface ModelWorld {
   platform: MemoryPlatform;
   model: FakeOpenAI;
-  config(options?: { stream?: boolean; extra?: Record<string, unknown> }): Record<string, unknown>;
+  /** Config for the gateway: DMs and groups open (access control is tested on its own); `memory` adds channel keys. */
+  config(options?: {
+    stream?: boolean;
+    extra?: Record<string, unknown>;
+    memory?: Record<string, unknown>;
+  }): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -23,14 +28,28 @@ export async function createModelWorld(): Promise<ModelWorld> {
       { id: "bob", name: "Bob", phone: "+4915100000002" },
     ],
   });
-  platform.addConversation({ id: "dm-ann", kind: "direct", members: [{ id: "ann", name: "Ann" }] });
+  platform.addConversation({
+    id: "dm-ann",
+    kind: "direct",
+    members: [{ id: "ann", name: "Ann", phone: "+4915100000001" }],
+  });
   const model = await createFakeOpenAI({ apiKey: "sk-test" });
   return {
     platform,
     model,
     config: (options = {}) => ({
       plugins: { load: [join(FIXTURES, "memory-channel")] },
-      channels: { memory: { baseUrl: platform.url, token: platform.token, pollWaitMs: 2000, retries: 1 } },
+      channels: {
+        memory: {
+          baseUrl: platform.url,
+          token: platform.token,
+          pollWaitMs: 2000,
+          retries: 1,
+          dmPolicy: "open",
+          groupPolicy: "open",
+          ...(options.memory ?? {}),
+        },
+      },
       agents: {
         list: [
           {

@@ -1,0 +1,164 @@
+import { ChorusError } from "@chorus/core";
+import { INVISIBLE_CHARS } from "./mentions.js";
+
+/** A group message that did not trigger a run, kept as context for the next one. */
+export interface PendingMessage {
+  /** The sender's display name (or id when the platform gives no name). */
+  sender: string;
+  e164?: string;
+  text: string;
+  messageId: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+/** `historyLimit` when no account, channel or `messages.groupChat` sets one. */
+export const DEFAULT_HISTORY_LIMIT = 50;
+/** Pending texts longer than this are cut (marked `…[truncated]`) so memory stays bounded. */
+export const DEFAULT_MAX_PENDING_CHARS = 4000;
+
+export interface PendingHistoryOptions {
+  /** Groups kept at once; adding to one more drops the least recently used group's messages. */
+  maxGroups: number;
+  /** Characters kept of each pending text (default 4000). */
+  maxTextChars?: number;
+}
+
+/** Pending-only group history (DESIGN §4): per-group ring of recent messages, LRU across groups. */
+export class PendingHistory {
+  readonly #groups = new Map<string, PendingMessage[]>();
+  readonly #maxGroups: number;
+  readonly #maxTextChars: number;
+
+  constructor(options: PendingHistoryOptions) {
+    const { maxGroups, maxTextChars = DEFAULT_MAX_PENDING_CHARS } = options;
+    for (const [name, value] of [
+      ["maxGroups", maxGroups],
+      ["maxTextChars", maxTextChars],
+    ] as const) {
+      if (!Number.isInteger(value) || value < 1) {
+        throw new ChorusError("E_INVALID_INPUT", `PendingHistory ${name} must be a whole number ≥ 1, got ${value}`);
+      }
+    }
+    this.#maxGroups = maxGroups;
+    this.#maxTextChars = maxTextChars;
+  }
+
+  /** Buffers a message for a group, keeping the last `limit` (0 disables and drops what was kept). */
+  add(key: string, message: PendingMessage, limit: number): void {
+    const groups = this.#groups;
+    const existing = groups.get(key);
+    if (limit <= 0) {
+      if (existing) groups.delete(key);
+      return;
+    }
+    const stored =
+      message.text.length > this.#maxTextChars
+        ? { ...message, text: `${message.text.slice(0, this.#maxTextChars)} …[truncated]` }
+        : message;
+    let list = existing;
+    if (list) {
+      groups.delete(key); // re-inserted below: most recently used last
+    } else {
+      list = [];
+      if (groups.size >= this.#maxGroups) {
+        const oldest = groups.keys().next().value;
+        if (oldest !== undefined) groups.delete(oldest);
+      }
+    }
+    list.push(stored);
+    if (list.length > limit) list.splice(0, list.length - limit);
+    groups.set(key, list);
+  }
+
+  /** The group's pending messages, oldest first, and forgets them. */
+  take(key: string): PendingMessage[] {
+    const list = this.#groups.get(key);
+    if (!list) return [];
+    this.#groups.delete(key);
+    return list;
+  }
+
+  /** Forgets a group's pending messages. */
+  clear(key: string): void {
+    this.#groups.delete(key);
+  }
+
+  /** Groups with pending messages. */
+  get size(): number {
+    return this.#groups.size;
+  }
+
+  /** Pending messages across all groups. */
+  get messageCount(): number {
+    let count = 0;
+    for (const list of this.#groups.values()) count += list.length;
+    return count;
+  }
+}
+
+/** `historyLimit` from the account, else the channel, else `messages.groupChat`, else 50; 0 disables. */
+export function resolveHistoryLimit(
+  account: { historyLimit?: number | undefined } | undefined,
+  channel: { historyLimit?: number | undefined } | undefined,
+  shared: number | undefined,
+): number {
+  return account?.historyLimit ?? channel?.historyLimit ?? shared ?? DEFAULT_HISTORY_LIMIT;
+}
+
+export const CONTEXT_MARKER = "[Chat messages since your last reply - for context]";
+export const CURRENT_MARKER = "[Current message - respond to this]";
+
+const I = INVISIBLE_CHARS;
+/** Letters of `word` with invisible characters allowed between them; spaces as any run of spaces. */
+const loose = (words: string): string =>
+  words
+    .split(" ")
+    .map((word) => word.split("").join(`[${I}]*`))
+    .join(`[\\s${I}]+`);
+const INVISIBLE = new RegExp(`[${I}]`, "g");
+const FORGED = new RegExp(
+  `[\\[\\uFF3B](?=[\\s${I}]*(?:${loose("from")}[\\s${I}]*:|${loose("chat messages since")}|${loose("current message")}))`,
+  "gi",
+);
+
+/**
+ * User text with anything that reads as a batch marker (`[from:`, `[Chat messages since …`,
+ * `[Current message …`, in any case, spacing or with invisible characters) defused: its `[` becomes `(`.
+ */
+export function neutraliseMarkers(text: string): string {
+  return text.replace(FORGED, "(");
+}
+
+/** Text fit for one line of a batch or prompt: no line breaks, brackets or invisible characters; may be empty. */
+export function cleanLine(text: string, maxChars = 80): string {
+  const cleaned = text
+    .replace(INVISIBLE, "")
+    .replace(/[[\uFF3B]/g, "(")
+    .replace(/[\]\uFF3D]/g, ")")
+    .replace(/\s+/g, " ")
+    .trim();
+  return cleaned.length > maxChars ? `${cleaned.slice(0, maxChars)}…` : cleaned;
+}
+
+/** A sender name fit for one line (see `cleanLine`); `Unknown sender` when nothing is left. */
+export function cleanName(name: string): string {
+  return cleanLine(name) || "Unknown sender";
+}
+
+function line(message: PendingMessage): string {
+  return `${cleanName(message.sender)}: ${neutraliseMarkers(message.text)}`;
+}
+
+/**
+ * The text the model gets for a triggered group turn: pending context under
+ * `[Chat messages since your last reply - for context]`, the trigger under
+ * `[Current message - respond to this]` (markers only when there is context), then
+ * `[from: Name (+E164)]` as the last line.
+ */
+export function formatBatch(pending: readonly PendingMessage[], current: PendingMessage): string {
+  const digits = current.e164?.replace(/\D/g, "") ?? "";
+  const from = `[from: ${cleanName(current.sender)}${digits === "" ? "" : ` (+${digits})`}]`;
+  if (pending.length === 0) return `${line(current)}\n${from}`;
+  return [CONTEXT_MARKER, ...pending.map(line), "", CURRENT_MARKER, line(current), from].join("\n");
+}

@@ -1,0 +1,64 @@
+import type { InboundReactionEvent, Participant } from "@chorus/core";
+import type { ChannelSettings } from "../config/schema.js";
+
+/** `channels.<id>.reactionNotifications`: which reactions people make reach the agent. */
+export type ReactionNotifications = NonNullable<ChannelSettings["reactionNotifications"]>;
+
+export interface ShouldNotifyOptions {
+  /** Whether the target is the bot's message, where the plugin's ref does not say (`fromBot` missing). */
+  targetFromBot?: boolean;
+}
+
+/**
+ * Whether a reaction someone made becomes a system event for the agent (DESIGN §7):
+ * `off` never, `own` (default) on the bot's messages, `all` always, `allowlist` when the actor's
+ * id or E.164 number is in `reactionAllowlist` (`"*"` allows everyone). The bot's own never do.
+ */
+export function shouldNotify(
+  event: InboundReactionEvent,
+  settings: Pick<ChannelSettings, "reactionNotifications" | "reactionAllowlist">,
+  botId: string | undefined,
+  options: ShouldNotifyOptions = {},
+): boolean {
+  if (botId !== undefined && event.actor.id === botId) return false;
+  const mode: ReactionNotifications = settings.reactionNotifications ?? "own";
+  switch (mode) {
+    case "off":
+      return false;
+    case "own":
+      return (event.target.fromBot ?? options.targetFromBot) === true;
+    case "all":
+      return true;
+    case "allowlist":
+      return actorAllowed(event.actor, settings.reactionAllowlist ?? []);
+  }
+}
+
+/** The system event text for a reaction: `<Channel> reaction added: <emoji> by <name> on msg <id>`. */
+export function reactionEventText(channelLabel: string, event: InboundReactionEvent): string {
+  const name = oneLine(event.actor.name ?? "") || event.actor.e164 || event.actor.id;
+  return `${oneLine(channelLabel)} reaction ${event.action}: ${oneLine(event.emoji)} by ${oneLine(name)} on msg ${oneLine(event.target.messageId)}`;
+}
+
+const MAX_FIELD = 80;
+
+/** Display names and ids are the sender's to choose: one line, no control characters, bounded. */
+function oneLine(text: string): string {
+  const flat = text
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return flat.length > MAX_FIELD ? `${flat.slice(0, MAX_FIELD - 1)}…` : flat;
+}
+
+function actorAllowed(actor: Participant, list: readonly string[]): boolean {
+  const phone = actor.e164 === undefined ? undefined : digits(actor.e164);
+  return list.some((entry) => {
+    const wanted = entry.trim();
+    if (wanted === "*" || wanted === actor.id) return true;
+    return phone !== undefined && phone !== "" && looksLikePhone(wanted) && digits(wanted) === phone;
+  });
+}
+
+const digits = (text: string) => text.replace(/[^\d]/g, "");
+const looksLikePhone = (text: string) => /^\+?[\d\s-]+$/.test(text);
