@@ -14,16 +14,10 @@ import {
 } from "./entry.js";
 
 /** What `ensure` needs to create a session; the rest is generated. */
-export interface SessionInit {
-  agentId: string;
-  channel: string;
-  accountId: string;
-  conversationId: string;
-  chatType: "direct" | "group";
-  title?: string;
-  threadId?: string;
-  settings?: Record<string, unknown>;
-}
+export type SessionInit = Pick<
+  SessionEntry,
+  "agentId" | "channel" | "accountId" | "conversationId" | "chatType" | "title" | "threadId"
+> & { settings?: Record<string, unknown> };
 
 /** Fields `update` may change; `updatedAt` is set to now unless given. */
 export type SessionPatch = Partial<Omit<SessionEntry, "key" | "sessionId" | "createdAt">>;

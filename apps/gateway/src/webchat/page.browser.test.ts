@@ -1,16 +1,15 @@
-import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import { performReaction } from "@chorus/core";
 import { type RunningChannel, startChannel } from "@chorus/testkit";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { launchChromium } from "../testing/browser.js";
 import { WebchatHub } from "./hub.js";
 import { webchatPage, webchatPageCsp } from "./page.js";
 import { createWebchatPlugin } from "./plugin.js";
 import { attachWebchatSocket, type WebchatSocket } from "./socket.js";
 import { closeServer, listen, tempDir } from "./support.test.util.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const TOKEN = "browser-test-token-0123456789";
 let browser: Browser;
 let server: Server;
@@ -26,7 +25,6 @@ let page: Page;
 const pageProblems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   const temp = await tempDir("browser");
   cleanup = temp.cleanup;
   hub = new WebchatHub({ stateDir: temp.dir, botName: "Chorus" });
@@ -39,18 +37,7 @@ beforeAll(async () => {
   const address = server.address();
   baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   socket = attachWebchatSocket(server, hub, { authenticate: (token) => token === TOKEN });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

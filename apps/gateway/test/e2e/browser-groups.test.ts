@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
-import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../src/testing/browser.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ROOM = "team";
 const REPLY_TIMEOUT = 15_000;
 const DEMO = "Demo agent (offline): you said";
@@ -27,20 +26,8 @@ describe("two webchat people in one group room with the real `chorus start` (no 
   const pageProblems: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium`);
     gateway = await startGatewayProcess({ noConfig: true, args: ["--port", "0"] });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
