@@ -137,6 +137,24 @@ describe("resolveAgents", () => {
   });
 });
 
+describe("resolveAgents: unsafe mention patterns", () => {
+  it("refuses patterns that can backtrack catastrophically, in either place, naming the path", () => {
+    const error = thrown(() =>
+      resolveAgents(
+        config({
+          messages: { groupChat: { mentionPatterns: ["(a+)+$"] } },
+          agents: { list: [{ id: "a", groupChat: { mentionPatterns: ["chorus", "(x|xx)+y"] } }] },
+        }),
+      ),
+    );
+    expect(error.issues.map((issue) => issue.path)).toEqual([
+      "messages.groupChat.mentionPatterns[0]",
+      "agents.list[0].groupChat.mentionPatterns[1]",
+    ]);
+    expect(error.issues.map((issue) => issue.value)).toEqual(["(a+)+$", "(x|xx)+y"]);
+  });
+});
+
 describe("agentFor", () => {
   const agents = resolveAgents(config({ agents: { list: [{ id: "a" }, { id: "b", default: true }] } }));
 

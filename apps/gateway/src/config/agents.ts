@@ -1,3 +1,4 @@
+import { backtrackingRisk } from "../groups/regex-safety.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import type { AgentConfig, ChannelSettings, GatewayConfig, ModelConfig } from "./schema.js";
 import { formatPath, isPlainObject, type PathSegment } from "./values.js";
@@ -96,6 +97,17 @@ function checkPatterns(patterns: readonly string[] | undefined, path: PathSegmen
       issues.push({
         path: formatPath([...path, index]),
         message: `not a valid regular expression (${reason}); escape special characters like ( [ * with \\`,
+        value: pattern,
+      });
+      return;
+    }
+    const risk = backtrackingRisk(pattern);
+    if (risk) {
+      issues.push({
+        path: formatPath([...path, index]),
+        message:
+          `mention pattern ${JSON.stringify(pattern)} can take exponential time on some messages ` +
+          `(catastrophic backtracking: ${risk}); rewrite it without nested or overlapping repetition, e.g. a+ instead of (a+)+ or (a|aa)+`,
         value: pattern,
       });
     }

@@ -153,6 +153,12 @@ describe("groupConfigFor", () => {
     expect(groupConfigFor({ groups: { "g-1": {} } }, "g-2")).toBeUndefined();
     expect(groupConfigFor({}, "g-1")).toBeUndefined();
   });
+
+  it("never takes an inherited object property for a group's entry", () => {
+    for (const id of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      expect(groupConfigFor({ groups: { "g-1": {} } }, id)).toBeUndefined();
+    }
+  });
 });
 
 describe("checkAccess: direct messages", () => {

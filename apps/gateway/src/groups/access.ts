@@ -80,9 +80,10 @@ export function groupConfigFor(
 ): { key: string; config: GroupConfig } | undefined {
   const groups = settings.groups;
   if (groups === undefined) return undefined;
-  const own = groups[groupId];
+  // Own keys only: a group called "constructor" or "__proto__" is not in every list.
+  const own = Object.hasOwn(groups, groupId) ? groups[groupId] : undefined;
   if (own !== undefined) return { key: groupId, config: own };
-  const any = groups["*"];
+  const any = Object.hasOwn(groups, "*") ? groups["*"] : undefined;
   return any === undefined ? undefined : { key: "*", config: any };
 }
 

@@ -136,9 +136,10 @@ export class MessageGate {
   }
 }
 
-/** `groups.<id|*>.requireMention`, default true. */
+/** `groups.<id>.requireMention`, else `groups["*"].requireMention` (the defaults), else true. */
 function requireMention(entry: ChannelEntry, groupId: string): boolean {
-  return groupConfigFor(entry.settings, groupId)?.config.requireMention ?? true;
+  const own = groupConfigFor(entry.settings, groupId)?.config.requireMention;
+  return own ?? groupConfigFor(entry.settings, "*")?.config.requireMention ?? true;
 }
 
 function pendingOf(event: InboundMessageEvent): PendingMessage {

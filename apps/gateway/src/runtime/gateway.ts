@@ -10,7 +10,6 @@ import {
   resolveAgents,
   validatePluginConfig,
 } from "../config/index.js";
-import { compileMentionPatterns } from "../groups/mentions.js";
 import { PairingStore, pairingFilePath } from "../groups/pairing.js";
 import { type ChorusPaths, channelStateDir, sessionsDir } from "../home.js";
 import { createHttpApp } from "../http/app.js";
@@ -63,10 +62,6 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   }
   const { token, generated } = await resolveToken(config.gateway.auth.token, paths.tokenFile);
   const agents = resolveAgents(config);
-  // Unsafe or invalid mention patterns are refused now, not at the first group message.
-  for (const [i, agent] of agents.entries()) {
-    compileMentionPatterns(agent.mentionPatterns, { path: `agents.list[${i}].groupChat.mentionPatterns` });
-  }
   const restartBackoff = restartBackoffFromEnv();
 
   const hub = await WebchatHub.open({

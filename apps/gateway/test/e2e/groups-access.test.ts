@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { CONTEXT_MARKER, CURRENT_MARKER } from "../../src/groups/history.js";
 import { useGroupsGateway } from "../support/groups-a-gateway.js";
-import { ANN, BOB, botReply, botTexts, everythingSent, logLines, requestWith, userOf } from "../support/groups-a-world.js";
+import {
+  ANN,
+  BOB,
+  botReply,
+  botTexts,
+  everythingSent,
+  logLines,
+  requestWith,
+  userOf,
+} from "../support/groups-a-world.js";
 import { runChorus } from "../support/loading-cli.js";
 
 const BLOCKED = "blocked inbound message";
@@ -40,8 +49,15 @@ describe("access defaults: dmPolicy pairing, groupPolicy allowlist", () => {
     const before = h.model.requests.length;
     h.say(group, ANN, "Chorus, are you in this group?", { mentions: ["bot"] });
     const [line] = await logLines(h.gateway, BLOCKED, { from: group });
-    expect(line).toMatchObject({ level: DEBUG, channel: "memory", sender: "ann", sessionKey: `agent:main:memory:group:${group}` });
-    expect(line?.reason).toMatch(/channels\.memory\.groupPolicy is "allowlist" but neither groupAllowFrom nor allowFrom is set/);
+    expect(line).toMatchObject({
+      level: DEBUG,
+      channel: "memory",
+      sender: "ann",
+      sessionKey: `agent:main:memory:group:${group}`,
+    });
+    expect(line?.reason).toMatch(
+      /channels\.memory\.groupPolicy is "allowlist" but neither groupAllowFrom nor allowFrom is set/,
+    );
     expect(botTexts(h.platform, group)).toEqual([]);
     expect(h.model.requests.length).toBe(before);
   });
@@ -99,22 +115,31 @@ describe("dmPolicy disabled; `groups` listing one id", () => {
     const before = h.model.requests.length;
     h.say(dm, ANN, "anyone home?");
     const [line] = await logLines(h.gateway, BLOCKED, { from: dm });
-    expect(line).toMatchObject({ level: DEBUG, reason: 'direct messages are off: channels.memory.dmPolicy is "disabled"' });
+    expect(line).toMatchObject({
+      level: DEBUG,
+      reason: 'direct messages are off: channels.memory.dmPolicy is "disabled"',
+    });
     expect(botTexts(h.platform, dm)).toEqual([]);
     expect(h.model.requests.length).toBe(before);
   });
 
   it("`groups` with an explicit id is the group allowlist: that group is answered, any other is dropped", async () => {
     const listed = h.world.group("g-listed");
-    const other = h.world.group("g-unlisted");
-    h.say(other, ANN, "Chorus, hello from the unlisted group", { mentions: ["bot"] });
+    const before = h.model.requests.length;
+    // "constructor" is a key of every object: it must not count as listed.
+    const others = [h.world.group("g-unlisted"), h.world.group("constructor")];
+    for (const other of others) h.say(other, ANN, `Chorus, hello from ${other}`, { mentions: ["bot"] });
     h.model.script({ text: "Hello, listed group." });
     h.say(listed, ANN, "Chorus, hello from the listed group", { mentions: ["bot"] });
     await botReply(h.platform, listed, "Hello, listed group.");
-    const [line] = await logLines(h.gateway, BLOCKED, { from: other });
-    expect(line?.reason).toBe('group g-unlisted is not in channels.memory.groups (add "g-unlisted" or "*" to allow it)');
-    expect(botTexts(h.platform, other)).toEqual([]);
-    expect(everythingSent(h.model)).not.toContain("unlisted group");
+    for (const other of others) {
+      const [line] = await logLines(h.gateway, BLOCKED, { from: other });
+      expect(line?.reason).toBe(`group ${other} is not in channels.memory.groups (add "${other}" or "*" to allow it)`);
+      expect(botTexts(h.platform, other)).toEqual([]);
+    }
+    expect(h.model.requests.slice(before).map(userOf)).toEqual([
+      `Ann: Chorus, hello from the listed group\n[from: Ann (+4915100000001)]`,
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CONTEXT_MARKER, CURRENT_MARKER } from "../../src/groups/history.js";
+import { removeHome } from "../support/gateway-process.js";
 import { type GroupsHarness, useGroupsGateway } from "../support/groups-a-gateway.js";
 import {
   ANN,
@@ -12,7 +13,6 @@ import {
   userOf,
 } from "../support/groups-a-world.js";
 import { makeHome, runChorus } from "../support/loading-cli.js";
-import { removeHome } from "../support/gateway-process.js";
 
 const ANN_FROM = "[from: Ann (+4915100000001)]";
 const BOB_FROM = "[from: Bob (+4915100000002)]";
@@ -32,7 +32,14 @@ async function expectBatched(
   await botReply(h.platform, group, answer);
   const from = sender.id === "ann" ? ANN_FROM : BOB_FROM;
   expect(userOf(requestWith(h.model, text))).toBe(
-    [CONTEXT_MARKER, `${waiting.sender.name}: ${waiting.text}`, "", CURRENT_MARKER, `${sender.name}: ${text}`, from].join("\n"),
+    [
+      CONTEXT_MARKER,
+      `${waiting.sender.name}: ${waiting.text}`,
+      "",
+      CURRENT_MARKER,
+      `${sender.name}: ${text}`,
+      from,
+    ].join("\n"),
   );
   // The waiting message never reached the model on its own.
   expect(h.model.requests.filter((r) => userOf(r).includes(waiting.text))).toHaveLength(1);
@@ -92,9 +99,16 @@ describe("activation `mention` (default) and mention detection; owner commands (
 
   it("a non-owner's /activation gets no answer and stays context for the next batch", async () => {
     const group = h.world.group("g-not-owner");
-    await expectBatched(h, group, { sender: BOB, text: "/activation always" }, { sender: BOB, text: "Chorus, did that work?" });
+    await expectBatched(
+      h,
+      group,
+      { sender: BOB, text: "/activation always" },
+      { sender: BOB, text: "Chorus, did that work?" },
+    );
     expect(botTexts(h.platform, group)).toEqual([`answer in ${group}`]);
-    expect((await readSessions(h.gateway.home))[`agent:main:memory:group:${group}`]?.settings.activation).toBeUndefined();
+    expect(
+      (await readSessions(h.gateway.home))[`agent:main:memory:group:${group}`]?.settings.activation,
+    ).toBeUndefined();
   });
 
   it("an owner's /activation always is persisted, shown by /status, and still in effect after a restart", async () => {
@@ -122,7 +136,9 @@ describe("activation `mention` (default) and mention detection; owner commands (
     h.model.script({ text: "Still reading everything." });
     h.say(group, BOB, "after the restart, still no mention");
     await botReply(h.platform, group, "Still reading everything.");
-    expect(userOf(requestWith(h.model, "after the restart"))).toBe(`Bob: after the restart, still no mention\n${BOB_FROM}`);
+    expect(userOf(requestWith(h.model, "after the restart"))).toBe(
+      `Bob: after the restart, still no mention\n${BOB_FROM}`,
+    );
   });
 });
 
@@ -150,27 +166,45 @@ describe('`groups` defaults: "*" with requireMention false, an id with requireMe
     }
   });
 
-  it("groups.<id>.requireMention true wins over \"*\"; messages.groupChat.mentionPatterns is the fallback (the name no longer is)", async () => {
+  it('groups.<id>.requireMention true wins over "*"; messages.groupChat.mentionPatterns is the fallback (the name no longer is)', async () => {
     const group = h.world.group("g-quiet");
-    await expectBatched(h, group, { sender: BOB, text: "Chorus, are you there?" }, { sender: BOB, text: "BUTLER, tea please" });
+    await expectBatched(
+      h,
+      group,
+      { sender: BOB, text: "Chorus, are you there?" },
+      { sender: BOB, text: "BUTLER, tea please" },
+    );
   });
 });
 
 describe("unsafe mention patterns", () => {
-  it("`chorus start` exits non-zero and names a pattern that can backtrack catastrophically", async () => {
-    const home = await makeHome({
-      gateway: { port: 0 },
-      agents: { list: [{ id: "main", groupChat: { mentionPatterns: ["\\bchorus\\b", "(a+)+$"] } }] },
-    });
-    try {
-      const run = await runChorus(["start"], { home });
-      expect(run.started).toBe(false);
-      expect(run.code).not.toBe(0);
-      expect(run.stderr).toContain("agents.list[0].groupChat.mentionPatterns[1]");
-      expect(run.stderr).toContain('"(a+)+$"');
-      expect(run.stderr).toContain("catastrophic backtracking");
-    } finally {
-      await removeHome(home);
-    }
-  });
+  it.each([
+    [
+      "agents.list[0].groupChat.mentionPatterns[1]",
+      { agents: { list: [{ id: "main", groupChat: { mentionPatterns: ["\\bchorus\\b", "(a+)+$"] } }] } },
+    ],
+    [
+      "messages.groupChat.mentionPatterns[1]",
+      { messages: { groupChat: { mentionPatterns: ["\\bchorus\\b", "(a+)+$"] } } },
+    ],
+  ])(
+    "`chorus start` (and `chorus config check`) exit non-zero naming %s when a pattern can backtrack catastrophically",
+    async (path, config) => {
+      const home = await makeHome({ gateway: { port: 0 }, ...config });
+      try {
+        const run = await runChorus(["start"], { home });
+        expect(run.started).toBe(false);
+        expect(run.code).not.toBe(0);
+        expect(run.stderr).toContain(path);
+        expect(run.stderr).toContain('"(a+)+$"');
+        expect(run.stderr).toContain("catastrophic backtracking");
+        // `chorus config check` refuses it the same way, before anyone starts the gateway.
+        const check = await runChorus(["config", "check"], { home });
+        expect(check.code).not.toBe(0);
+        expect(`${check.stdout}${check.stderr}`).toContain(`${path}: mention pattern "(a+)+$"`);
+      } finally {
+        await removeHome(home);
+      }
+    },
+  );
 });
