@@ -95,6 +95,11 @@ export class AckReactions {
   }
 
   /** Ends the turn: the ack is removed, or replaced by the done emoji after a reply when configured. */
+  /** Resolves once the ack placed by `begin` reached the platform (or failed). */
+  async settled(): Promise<void> {
+    await this.#placing;
+  }
+
   async end(outcome: TurnOutcome): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;

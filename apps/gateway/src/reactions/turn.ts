@@ -67,6 +67,15 @@ export class TurnReactions {
     this.#status?.set("queued");
   }
 
+  /**
+   * Resolves once what `begin` placed reached the platform. The agent's own `react` on the same
+   * message waits for it, so on single-slot channels the agent's reaction is the one that stays.
+   */
+  async settled(): Promise<void> {
+    await this.#ack?.settled();
+    await this.#status?.idle();
+  }
+
   /** The turn is now calling the model (`thinking`) or running a tool (`tool`); status reactions only. */
   progress(state: "thinking" | "tool"): void {
     this.#status?.set(state);

@@ -129,6 +129,7 @@ export class TurnRunner {
           definition,
           execute: async (input: MessageToolInput) => {
             reactions?.progress("tool");
+            if (input.action === "react") await reactions?.settled();
             const output = await tools.execute(input, scope);
             if (output.action === "react" && trigger) {
               const messageId = input.messageId ?? trigger.ref.messageId;

@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { ChorusError, type ConversationAddress, type MessageRef, type OutboundMessage, splitText } from "@chorus/core";
+import type { TalkClient } from "./client.js";
+import { type Identity, talkMessageRef } from "./identity.js";
+
+/** Sending and finding messages again: everything the bot does that is not a reaction. */
+export class TalkOutbound {
+  constructor(
+    private readonly client: TalkClient,
+    private readonly identity: () => Identity,
+    private readonly maxTextLength: number,
+  ) {}
+
+  /**
+   * Sends `message`, split at Talk's limit; returns the ref of the first part. Talk answers a
+   * bot's message with an empty 201, so the ref names the part's `referenceId`, not an id.
+   */
+  async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
+    const who = this.identity();
+    const replyTo = message.replyTo ? messageNumber(message.replyTo) : undefined;
+    const token = encodeURIComponent(conversation.id);
+    let first: MessageRef | undefined;
+    for (const [index, text] of splitText(message.text, this.maxTextLength).entries()) {
+      // The same referenceId on every retry of one part lets clients spot a duplicate.
+      const referenceId = randomBytes(32).toString("hex");
+      await this.client.call({
+        method: "POST",
+        path: `/${token}/message`,
+        signed: text,
+        body: { message: text, referenceId, ...(index === 0 && replyTo !== undefined ? { replyTo } : {}) },
+        operation: `send a message to ${conversation.id}`,
+      });
+      first ??= talkMessageRef({ id: `ref:${referenceId}`, token: conversation.id, fromBot: true, referenceId }, who);
+    }
+    return first as MessageRef;
+  }
+
+  /** The ref of a message id the agent saw: Talk message ids are numbers within a conversation. */
+  async resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
+    if (!/^\d+$/u.test(messageId)) throw notAddressable(messageId);
+    return talkMessageRef({ id: messageId, token: conversation.id, fromBot: false }, this.identity());
+  }
+}
+
+/** The numeric Talk id of a ref; the bot's own sent messages have none. */
+export function messageNumber(ref: MessageRef): number {
+  if (!/^\d+$/u.test(ref.messageId)) throw notAddressable(ref.messageId);
+  return Number(ref.messageId);
+}
+
+function notAddressable(messageId: string): ChorusError {
+  return new ChorusError(
+    "E_MESSAGE_NOT_FOUND",
+    `Nextcloud Talk message "${messageId}" cannot be addressed: Talk does not tell bots the id of messages they send, ` +
+      "so only people's messages can be replied or reacted to.",
+    { hint: "React to or reply to a message someone else wrote." },
+  );
+}

@@ -1,0 +1,31 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** Talk refuses a bot request whose random is shorter than this. */
+export const MIN_RANDOM_LENGTH = 32;
+
+/** A fresh random for `X-Nextcloud-Talk-Bot-Random`: 64 hex characters. */
+export function newRandom(): string {
+  return randomBytes(32).toString("hex");
+}
+
+/** hex(HMAC-SHA256(secret, random + data)): how Talk signs and checks both directions. */
+export function sign(secret: string, random: string, data: string | Buffer): string {
+  return createHmac("sha256", secret).update(random).update(data).digest("hex");
+}
+
+/** Whether `signature` is the signature of `random + data`, compared in constant time. */
+export function signatureMatches(secret: string, random: string, data: string | Buffer, signature: string): boolean {
+  if (!/^[0-9a-f]{64}$/i.test(signature)) return false;
+  const expected = Buffer.from(sign(secret, random, data), "hex");
+  return timingSafeEqual(expected, Buffer.from(signature.toLowerCase(), "hex"));
+}
+
+/** The bot's actor id as Talk shows it: `bots/bot-<sha1 of the URL it was installed with>`. */
+export function botActorId(webhookUrl: string): string {
+  return `bots/bot-${createHash("sha1").update(webhookUrl).digest("hex")}`;
+}
+
+/** A server URL without trailing slashes, to compare `X-Nextcloud-Talk-Backend` with `baseUrl`. */
+export function normalizeServerUrl(url: string): string {
+  return url.trim().replace(/\/+$/u, "").toLowerCase();
+}

@@ -1,0 +1,99 @@
+import { createHash } from "node:crypto";
+
+/** A person in the fake Talk (`users/<id>` actor). */
+export interface FakeUser {
+  id: string;
+  name: string;
+}
+
+/** A bot as `occ talk:bot:install` creates it. */
+export interface FakeBot {
+  /** The numeric bot id `occ talk:bot:list` shows. */
+  id: number;
+  name: string;
+  secret: string;
+  url: string;
+  /** `webhook`, `response`, `reaction` (a subset). */
+  features: string[];
+  /** `bots/bot-<sha1(url)>`. */
+  actorId: string;
+}
+
+/** A conversation; `name` of a one-to-one is the JSON list of its two user ids, as Talk stores it. */
+export interface FakeRoom {
+  token: string;
+  name: string;
+  type: "group" | "one2one";
+  /** Bot ids enabled here (`occ talk:bot:setup`). */
+  bots: number[];
+}
+
+/** A stored chat message. */
+export interface FakeMessage {
+  id: number;
+  token: string;
+  /** `users/ada`, `bots/bot-…`. */
+  actorId: string;
+  actorName: string;
+  message: string;
+  parameters: Record<string, unknown>;
+  replyTo?: number;
+  referenceId?: string;
+  silent?: boolean;
+}
+
+/** Everything the fake Talk holds, and the only code that changes it. */
+export class FakeTalkState {
+  readonly users = new Map<string, FakeUser>();
+  readonly bots: FakeBot[] = [];
+  readonly rooms = new Map<string, FakeRoom>();
+  readonly messages = new Map<number, FakeMessage>();
+  /** Reactions per message id: actor id → emoji, in the order they were made. */
+  readonly reactions = new Map<number, { actorId: string; emoji: string }[]>();
+  #nextMessage = 1000;
+
+  installBot(input: { name: string; secret: string; url: string; features?: string[] }): FakeBot {
+    const bot: FakeBot = {
+      id: this.bots.length + 1,
+      name: input.name,
+      secret: input.secret,
+      url: input.url,
+      features: input.features ?? ["webhook", "response", "reaction"],
+      actorId: `bots/bot-${createHash("sha1").update(input.url).digest("hex")}`,
+    };
+    this.bots.push(bot);
+    return bot;
+  }
+
+  /** Bots enabled in a room that have `feature`. */
+  botsIn(token: string, feature: string): FakeBot[] {
+    const room = this.rooms.get(token);
+    return this.bots.filter((b) => room?.bots.includes(b.id) && b.features.includes(feature));
+  }
+
+  postMessage(input: Omit<FakeMessage, "id">): FakeMessage {
+    const message: FakeMessage = { ...input, id: this.#nextMessage++ };
+    this.messages.set(message.id, message);
+    return message;
+  }
+
+  /** Adds a reaction; false when this actor already has exactly this one. */
+  addReaction(messageId: number, actorId: string, emoji: string): boolean {
+    const list = this.reactions.get(messageId) ?? [];
+    if (list.some((r) => r.actorId === actorId && r.emoji === emoji)) return false;
+    this.reactions.set(messageId, [...list, { actorId, emoji }]);
+    return true;
+  }
+
+  /** Removes a reaction; false when it was not there. */
+  removeReaction(messageId: number, actorId: string, emoji: string): boolean {
+    const list = this.reactions.get(messageId) ?? [];
+    const kept = list.filter((r) => !(r.actorId === actorId && r.emoji === emoji));
+    this.reactions.set(messageId, kept);
+    return kept.length !== list.length;
+  }
+
+  reactionsBy(messageId: number, actorId: string): string[] {
+    return (this.reactions.get(messageId) ?? []).filter((r) => r.actorId === actorId).map((r) => r.emoji);
+  }
+}

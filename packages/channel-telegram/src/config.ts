@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+/** Telegram's rule for `secret_token`: 1–256 characters of A–Z, a–z, 0–9, `_` and `-`. */
+const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/;
+
+/**
+ * `channels.telegram` (or one account under `channels.telegram.accounts.<name>`). The gateway
+ * strips its own keys (groupPolicy, allowFrom, …) and substitutes `${ENV}` before this runs.
+ */
+export const telegramConfigSchema = z
+  .object({
+    /** The token @BotFather gave (`123456:ABC-…`). */
+    botToken: z
+      .string({ error: "botToken is required (the token @BotFather gave you, or an environment variable reference)" })
+      .regex(/^\d+:[A-Za-z0-9_-]+$/, "botToken must look like 123456789:AA… (the token @BotFather gave you)"),
+    /** The Bot API root; a local Bot API server or a test fake. No trailing slash (grammY's rule). */
+    apiRoot: z
+      .url({ protocol: /^https?$/, error: "apiRoot must be an http(s) URL such as https://api.telegram.org" })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .default("https://api.telegram.org"),
+    /** Public HTTPS URL Telegram posts updates to; set it to use webhooks instead of long polling. */
+    webhookUrl: z
+      .url({ protocol: /^https?$/, error: "webhookUrl must be the public http(s) URL of the webhook" })
+      .optional(),
+    /** Sent by Telegram in `X-Telegram-Bot-Api-Secret-Token` with every webhook delivery. */
+    secretToken: z
+      .string()
+      .regex(SECRET_TOKEN, "secretToken must be 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)")
+      .optional(),
+    /** React with Telegram's big animation (`is_big`). */
+    bigReactions: z.boolean().default(false),
+    /** Seconds one `getUpdates` long poll waits for news (0–50). */
+    pollTimeoutSeconds: z.number().int().min(0).max(50).default(30),
+    /** Retries of one API call after a 5xx, a network error or a short 429. */
+    retries: z.number().int().min(0).max(10).default(3),
+    /** Longest `retry_after` a call waits out itself; a longer one fails at once with E_RATE_LIMITED. */
+    maxRetryAfterMs: z.number().int().min(0).default(30_000),
+    /** First and longest pause between reconnect attempts of the long poll after a failure. */
+    reconnectMinMs: z.number().int().min(10).default(1_000),
+    reconnectMaxMs: z.number().int().min(10).default(60_000),
+    /** How long a chat's allowed reactions (getChat `available_reactions`) are cached. */
+    chatInfoTtlMs: z
+      .number()
+      .int()
+      .min(0)
+      .default(5 * 60_000),
+    /** One HTTP request (other than the long poll) gives up after this long. */
+    timeoutSeconds: z.number().int().min(1).max(600).default(60),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    if (config.webhookUrl !== undefined && config.secretToken === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["secretToken"],
+        message: "secretToken is required with webhookUrl: without it anyone who finds the URL can post fake updates",
+      });
+    }
+    if (config.reconnectMaxMs < config.reconnectMinMs) {
+      ctx.addIssue({ code: "custom", path: ["reconnectMaxMs"], message: "reconnectMaxMs must be ≥ reconnectMinMs" });
+    }
+  });
+
+/** The validated config a Telegram instance runs with (defaults filled in). */
+export type TelegramConfig = z.output<typeof telegramConfigSchema>;

@@ -1,0 +1,181 @@
+import type { Conversation, InboundEvent, InboundMessageEvent, InboundReactionEvent, Participant } from "@chorus/core";
+import type { Chat, Message, MessageReactionUpdated, Update, User } from "grammy/types";
+import { mentionFacts } from "./mentions.js";
+import { type Identity, telegramMessageRef } from "./ref.js";
+import { reactionKey } from "./vocabulary.js";
+
+/** Update types the bot asks for: reactions must be listed explicitly or Telegram never sends them. */
+export const ALLOWED_UPDATES = ["message", "message_reaction", "message_reaction_count"] as const;
+
+/** What `normaliseUpdate` needs besides the update. */
+export interface InboundContext {
+  who: Identity;
+  /** The conversation id a chat is known by (see `ChatAliases`). */
+  conversationId(chatId: string): string;
+  /** Whether the bot sent this message (reaction targets carry no author). */
+  sentByBot(chatId: string, messageId: number): boolean;
+}
+
+/** A group became a supergroup: `from` is the old chat id, `to` the new one. */
+export interface Migration {
+  from: string;
+  to: string;
+}
+
+/** The normalised events of one update, and a migration it announced. */
+export interface NormalisedUpdate {
+  events: InboundEvent[];
+  migration?: Migration;
+}
+
+/** Turns one Bot API update into Chorus events; the bot's own messages and unknown kinds give none. */
+export function normaliseUpdate(update: Update, ctx: InboundContext): NormalisedUpdate {
+  if (update.message) return normaliseMessage(update.update_id, update.message, ctx);
+  if (update.message_reaction) return { events: reactionEvents(update.update_id, update.message_reaction, ctx) };
+  // `message_reaction_count` is anonymous (no actor) and delayed: there is no one to attribute it to.
+  return { events: [] };
+}
+
+function normaliseMessage(updateId: number, message: Message, ctx: InboundContext): NormalisedUpdate {
+  const chatId = String(message.chat.id);
+  if (message.migrate_to_chat_id !== undefined) {
+    return { events: [], migration: { from: chatId, to: String(message.migrate_to_chat_id) } };
+  }
+  if (message.migrate_from_chat_id !== undefined) {
+    return { events: [], migration: { from: String(message.migrate_from_chat_id), to: chatId } };
+  }
+  const conversation = conversationOf(message.chat, ctx, topicOf(message));
+  const text = textOf(message);
+  // The bot's own messages (echoes), channel posts and service messages (joins, pins) are no input.
+  if (!conversation || text === undefined || message.from?.id === ctx.who.botId) return { events: [] };
+  const sender = message.sender_chat ? chatParticipant(message.sender_chat) : message.from && participant(message.from);
+  if (!sender) return { events: [] };
+  const reply = realReply(message);
+  const event: InboundMessageEvent = {
+    type: "message",
+    eventId: String(updateId),
+    conversation,
+    sender,
+    text,
+    mentions: mentionFacts(message, ctx.who),
+    ...(reply
+      ? {
+          replyTo: {
+            messageId: String(reply.message_id),
+            fromBot: reply.from?.id === ctx.who.botId,
+            ...(reply.from ? { senderId: String(reply.from.id) } : {}),
+            ...(textOf(reply) !== undefined ? { text: textOf(reply) } : {}),
+          },
+        }
+      : {}),
+    ref: telegramMessageRef(
+      {
+        conversationId: conversation.id,
+        chatId,
+        messageId: message.message_id,
+        ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
+        fromBot: false,
+      },
+      ctx.who,
+    ),
+    timestamp: message.date * 1000,
+  };
+  return { events: [event] };
+}
+
+/** `new_reaction` minus `old_reaction` are added, the reverse removed: one event per emoji. */
+function reactionEvents(updateId: number, update: MessageReactionUpdated, ctx: InboundContext): InboundReactionEvent[] {
+  const actor = update.user ? participant(update.user) : update.actor_chat && chatParticipant(update.actor_chat);
+  // Telegram does not report a bot's own reactions; the check keeps a replayed one out too.
+  if (!actor || update.user?.id === ctx.who.botId) return [];
+  const conversation = conversationOf(update.chat, ctx, undefined);
+  if (!conversation) return [];
+  const chatId = String(update.chat.id);
+  const target = telegramMessageRef(
+    {
+      conversationId: conversation.id,
+      chatId,
+      messageId: update.message_id,
+      fromBot: ctx.sentByBot(chatId, update.message_id),
+    },
+    ctx.who,
+  );
+  const before = new Set(update.old_reaction.map(reactionKey).filter(isString));
+  const after = new Set(update.new_reaction.map(reactionKey).filter(isString));
+  const changes = [
+    ...[...after].filter((e) => !before.has(e)).map((emoji) => ({ emoji, action: "added" as const })),
+    ...[...before].filter((e) => !after.has(e)).map((emoji) => ({ emoji, action: "removed" as const })),
+  ];
+  return changes.map(({ emoji, action }, index) => ({
+    type: "reaction",
+    eventId: `${updateId}:${index}`,
+    conversation,
+    target,
+    emoji,
+    action,
+    actor,
+    timestamp: update.date * 1000,
+  }));
+}
+
+function conversationOf(chat: Chat, ctx: InboundContext, threadId: string | undefined): Conversation | undefined {
+  if (chat.type === "channel") return undefined;
+  const id = ctx.conversationId(String(chat.id));
+  if (chat.type === "private") {
+    const name = [chat.first_name, chat.last_name].filter(Boolean).join(" ");
+    return { id, kind: "direct", ...(name ? { title: name } : {}) };
+  }
+  return { id, kind: "group", title: chat.title, ...(threadId !== undefined ? { threadId } : {}) };
+}
+
+/** Forum topics are their own conversations; a reply thread in an ordinary group is not. */
+function topicOf(message: Message): string | undefined {
+  const forum = message.chat.type === "supergroup" && message.chat.is_forum === true;
+  return forum && message.is_topic_message && message.message_thread_id !== undefined
+    ? String(message.message_thread_id)
+    : undefined;
+}
+
+/** In a forum topic every message "replies" to the topic's creation message: that is no reply. */
+function realReply(message: Message): Message | undefined {
+  const reply = message.reply_to_message;
+  if (!reply || reply.forum_topic_created) return undefined;
+  if (message.is_topic_message && reply.message_id === message.message_thread_id) return undefined;
+  return reply;
+}
+
+/** The text a person wrote, or a short note for media without a caption; undefined for service messages. */
+function textOf(message: Message): string | undefined {
+  if (message.text !== undefined) return message.text;
+  const caption = message.caption;
+  const kind = message.photo
+    ? "photo"
+    : message.video
+      ? "video"
+      : message.voice
+        ? "voice message"
+        : message.audio
+          ? "audio"
+          : message.document
+            ? "file"
+            : message.sticker
+              ? `sticker ${message.sticker.emoji ?? ""}`.trim()
+              : message.location
+                ? "location"
+                : undefined;
+  if (kind === undefined) return caption;
+  return caption ? `[${kind}] ${caption}` : `[${kind}]`;
+}
+
+function participant(user: User): Participant {
+  const name = [user.first_name, user.last_name].filter(Boolean).join(" ") || user.username || String(user.id);
+  return { id: String(user.id), name, ...(user.is_bot ? { isBot: true } : {}) };
+}
+
+function chatParticipant(chat: Chat): Participant {
+  return { id: String(chat.id), name: "title" in chat && chat.title ? chat.title : String(chat.id) };
+}
+
+function isString(value: string | undefined): value is string {
+  return value !== undefined;
+}

@@ -1,0 +1,118 @@
+import {
+  ChorusError,
+  type MessageRef,
+  type ReactionIntent,
+  type ReactResult,
+  UnsupportedEmojiError,
+  unsupportedEmoji,
+} from "@chorus/core";
+import type { Api } from "grammy";
+import type { ReactionType } from "grammy/types";
+import { type AllowedReactions, ChatReactionCache } from "./chat-reactions.js";
+import type { BotReactionStore } from "./reaction-store.js";
+import { addressOf } from "./ref.js";
+import { reactionKey, type TelegramReactionForm, telegramVocabulary, toTelegramReaction } from "./vocabulary.js";
+
+const LABEL = "Telegram";
+
+/**
+ * Executes core's reaction intents the Telegram way (DESIGN §2.2 row Telegram): one slot per
+ * message, `setMessageReaction` with a one-element array adds (and replaces), `[]` clears.
+ * The bot's own state is tracked in a store because Telegram never reports it.
+ */
+export class TelegramReactions {
+  readonly #allowed: ChatReactionCache;
+  /** The last queued call per message: calls on one message run in the order they were made. */
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly api: Api,
+    private readonly store: BotReactionStore,
+    chatInfoTtlMs: number,
+    private readonly isBig: () => boolean,
+  ) {
+    this.#allowed = new ChatReactionCache(api, chatInfoTtlMs);
+  }
+
+  /**
+   * Adds (replacing), removes or clears the bot's reaction on one message. Calls on the same
+   * message are serialised: with one slot, the order they reach Telegram decides what stays.
+   */
+  async react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
+    const address = addressOf(ref);
+    if (!address) {
+      throw new ChorusError(
+        "E_MESSAGE_NOT_FOUND",
+        `message ${ref.messageId} in ${ref.conversationId} is not a Telegram message`,
+      );
+    }
+    const id = `${address.chatId}:${address.messageId}`;
+    const previous = this.#queues.get(id) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => this.#react(address.chatId, address.messageId, intent));
+    this.#queues.set(id, run);
+    try {
+      return await run;
+    } finally {
+      if (this.#queues.get(id) === run) this.#queues.delete(id);
+    }
+  }
+
+  async #react(chatId: string, messageId: number, intent: ReactionIntent): Promise<ReactResult> {
+    const held = await this.store.get(chatId, messageId);
+    if (intent.op === "clear") {
+      // Always sent: the record may be older than the message (a restart with a fresh stateDir).
+      await this.api.setMessageReaction(chatId, messageId, []);
+      await this.store.set(chatId, messageId, []);
+      return { ok: true, action: "react", op: "clear", removed: held };
+    }
+    // Refused BEFORE any request: an emoji Telegram cannot take never reaches it.
+    const form = await this.platformReaction(chatId, intent.emoji ?? "");
+    const key = reactionKey(form) as string;
+    if (intent.op === "remove") {
+      if (!held.includes(key)) return { ok: true, action: "react", op: "remove", emoji: key, removed: [] };
+      const rest = held.filter((r) => r !== key);
+      await this.api.setMessageReaction(chatId, messageId, rest.map(toReactionType));
+      await this.store.set(chatId, messageId, rest);
+      return { ok: true, action: "react", op: "remove", emoji: key, removed: [key] };
+    }
+    // Rule 10: the slot already holds exactly this reaction.
+    if (held.length === 1 && held[0] === key) return { ok: true, action: "react", op: "add", emoji: key };
+    await this.api.setMessageReaction(chatId, messageId, [form], this.isBig() ? { is_big: true } : {});
+    await this.store.set(chatId, messageId, [key]);
+    return { ok: true, action: "react", op: "add", emoji: key, ...(held.length > 0 ? { removed: held } : {}) };
+  }
+
+  /** The bot's own reactions on a message, as far as this instance set them. */
+  async own(ref: MessageRef): Promise<string[]> {
+    const address = addressOf(ref);
+    return address ? this.store.get(address.chatId, address.messageId) : [];
+  }
+
+  /**
+   * Rule 9: the emoji in Telegram's form, allowed in this chat. Refuses with the closest allowed
+   * emoji (of the chat's own set where admins narrowed it) when it is not.
+   */
+  async platformReaction(chatId: string, emoji: string): Promise<NonNullable<TelegramReactionForm>> {
+    const form = toTelegramReaction(emoji);
+    if (!form) throw unsupportedEmoji(emoji, telegramVocabulary, LABEL);
+    const allowed = await this.#allowed.get(chatId);
+    if (form.type === "emoji" && !permits(allowed, form.emoji)) {
+      const vocabulary = telegramVocabulary.restrict(allowed.emoji ?? []);
+      throw new UnsupportedEmojiError(
+        `"${emoji}" is not allowed in this Telegram chat: its admins limited reactions to ${allowed.emoji?.length ?? 0} emoji.`,
+        emoji,
+        vocabulary.closest(emoji, 3),
+      );
+    }
+    return form;
+  }
+}
+
+function permits(allowed: AllowedReactions, emoji: string): boolean {
+  return allowed.emoji === undefined || allowed.emoji.includes(emoji);
+}
+
+function toReactionType(key: string): ReactionType {
+  const form = toTelegramReaction(key);
+  return (form ?? { type: "custom_emoji", custom_emoji_id: key }) as ReactionType;
+}

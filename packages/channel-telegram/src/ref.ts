@@ -1,0 +1,48 @@
+import type { MessageRef } from "@chorus/core";
+
+/** Who this instance is: what every `MessageRef` and every own-echo check needs. */
+export interface Identity {
+  readonly channel: string;
+  readonly accountId: string;
+  /** The bot's user id (`getMe`). */
+  readonly botId: number;
+  /** The bot's @username without the @, for `mention` entities. */
+  readonly username: string;
+  readonly name: string;
+}
+
+/** What addresses one Telegram message: the chat it is in now, its id, its topic. */
+export interface TelegramMessageAddress {
+  /** The conversation id the session uses (the oldest id of a migrated group). */
+  conversationId: string;
+  /** The chat id Telegram knows the message under. */
+  chatId: string;
+  messageId: number;
+  /** Forum topic (`message_thread_id`) when the message is in one. */
+  threadId?: string;
+  fromBot: boolean;
+}
+
+/**
+ * The `MessageRef` of a Telegram message (DESIGN §2.3): `chat_id` + `message_id` address it,
+ * and `data.chatId` keeps the real chat id when a migrated group is known by its old one.
+ */
+export function telegramMessageRef(address: TelegramMessageAddress, who: Identity): MessageRef {
+  return {
+    channel: who.channel,
+    accountId: who.accountId,
+    conversationId: address.conversationId,
+    messageId: String(address.messageId),
+    ...(address.threadId !== undefined ? { threadId: address.threadId } : {}),
+    fromBot: address.fromBot,
+    data: { chatId: address.chatId },
+  };
+}
+
+/** The chat id and numeric message id of a ref; undefined when the ref cannot be a Telegram one. */
+export function addressOf(ref: MessageRef): { chatId: string; messageId: number } | undefined {
+  const chatId = typeof ref.data?.chatId === "string" ? ref.data.chatId : ref.conversationId;
+  const messageId = Number(ref.messageId);
+  if (!/^-?\d+$/.test(chatId) || !Number.isSafeInteger(messageId) || messageId <= 0) return undefined;
+  return { chatId, messageId };
+}

@@ -1,0 +1,115 @@
+import type { FakeResponse } from "@chorus/testkit";
+import type { Update } from "grammy/types";
+import type { FakeTelegramState } from "./fake-state.js";
+
+/** `setWebhook`'s arguments as the fake stored them. */
+export interface FakeWebhook {
+  url: string;
+  secret_token?: string;
+}
+
+/** Without `allowed_updates` Telegram sends everything except these. */
+const OPT_IN_UPDATES = ["chat_member", "message_reaction", "message_reaction_count"];
+const CONFLICT_POLL =
+  "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running";
+const CONFLICT_WEBHOOK =
+  "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first";
+
+/** A successful Bot API answer. */
+export const ok = (result: unknown): FakeResponse => ({ status: 200, json: { ok: true, result } });
+/** Telegram's error format, with the matching HTTP status. */
+export const fail = (code: number, description: string, parameters?: Record<string, unknown>): FakeResponse => ({
+  status: code,
+  json: { ok: false, error_code: code, description, ...(parameters ? { parameters } : {}) },
+});
+
+interface Waiter {
+  resolve(response: FakeResponse): void;
+  timer: NodeJS.Timeout;
+  offset: number;
+}
+
+/** How updates leave the fake: long-polled `getUpdates` with offsets, or pushed to a webhook. */
+export class FakeUpdateFeed {
+  webhook: FakeWebhook | undefined;
+  /** The last `allowed_updates` the bot asked for (Telegram remembers it between calls). */
+  allowedUpdates: string[] | undefined;
+  #waiters: Waiter[] = [];
+
+  constructor(private readonly state: FakeTelegramState) {}
+
+  /** `getUpdates`: confirms below `offset`, answers at once when there is news, else waits up to `timeout` s. */
+  poll(params: Record<string, unknown>): FakeResponse | Promise<FakeResponse> {
+    if (this.webhook) return fail(409, CONFLICT_WEBHOOK);
+    const offset = typeof params.offset === "number" ? params.offset : 0;
+    if (offset > 0) this.state.confirm(offset);
+    if (Array.isArray(params.allowed_updates)) this.allowedUpdates = params.allowed_updates.map(String);
+    // Only one long poll at a time: a newer one ends the older one, like Telegram does.
+    for (const old of this.#waiters) this.#settle(old, fail(409, CONFLICT_POLL));
+    const updates = this.#deliverable(offset);
+    const timeout = typeof params.timeout === "number" ? params.timeout : 0;
+    if (updates.length > 0 || timeout === 0) return ok(params.limit === 1 ? updates.slice(0, 1) : updates);
+    return new Promise<FakeResponse>((resolve) => {
+      const waiter: Waiter = { resolve, offset, timer: setTimeout(() => this.#settle(waiter, ok([])), timeout * 1000) };
+      this.#waiters.push(waiter);
+    });
+  }
+
+  /** A new update is queued: drop it when the bot never asked for its kind, else wake a poll or push it. */
+  queued(update: Update): Update {
+    if (!this.#wanted(update)) this.state.confirm(update.update_id + 1);
+    for (const waiter of this.#waiters) {
+      const updates = this.#deliverable(waiter.offset);
+      if (updates.length > 0) this.#settle(waiter, ok(updates));
+    }
+    this.push();
+    return update;
+  }
+
+  /** Posts every pending update to the webhook; a 2xx confirms it. */
+  push(): void {
+    const target = this.webhook;
+    if (!target) return;
+    for (const update of this.state.pending.filter((u) => this.#wanted(u))) {
+      void this.deliver(target.url, update, target.secret_token).then(
+        (response) => {
+          if (response.ok) this.state.confirm(update.update_id + 1);
+        },
+        () => undefined,
+      );
+    }
+  }
+
+  /** One webhook delivery as Telegram makes it; `secretToken` null sends no secret header. */
+  deliver(url: string, update: Update, secretToken: string | null | undefined): Promise<Response> {
+    return fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(secretToken != null ? { "x-telegram-bot-api-secret-token": secretToken } : {}),
+      },
+      body: JSON.stringify(update),
+    });
+  }
+
+  /** Ends every open long poll (server shutdown). */
+  close(): void {
+    for (const waiter of this.#waiters) this.#settle(waiter, ok([]));
+  }
+
+  #settle(waiter: Waiter, response: FakeResponse): void {
+    clearTimeout(waiter.timer);
+    this.#waiters = this.#waiters.filter((w) => w !== waiter);
+    waiter.resolve(response);
+  }
+
+  #wanted(update: Update): boolean {
+    const kind = Object.keys(update).find((k) => k !== "update_id") ?? "";
+    const allowed = this.allowedUpdates;
+    return allowed && allowed.length > 0 ? allowed.includes(kind) : !OPT_IN_UPDATES.includes(kind);
+  }
+
+  #deliverable(offset: number): Update[] {
+    return this.state.pending.filter((u) => u.update_id >= offset && this.#wanted(u)).slice(0, 100);
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The fake Telegram Bot API, exported on `@chorus/channel-telegram/testing` so the gateway's
+ * end-to-end tests and other authors can drive the real grammY client against it.
+ */
+
+export {
+  type FakeChat,
+  FakeTelegramState,
+  mentionEntities,
+  type UpdateBody,
+  type UserMessageInput,
+} from "./fake-state.js";
+export { createFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from "./fake-telegram.js";
+export { FakeUpdateFeed, type FakeWebhook } from "./fake-updates.js";
