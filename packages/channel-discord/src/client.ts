@@ -1,0 +1,51 @@
+import { Client, GatewayIntentBits, Partials, type RequestData, type RouteLike } from "discord.js";
+import type { DiscordConfig } from "./config.js";
+import { toDiscordError } from "./errors.js";
+
+/** The gateway intents the channel needs; MESSAGE_CONTENT (privileged) only when configured. */
+export function discordIntents(config: Pick<DiscordConfig, "messageContent">): GatewayIntentBits[] {
+  return [
+    GatewayIntentBits.Guilds,
+    GatewayIntentBits.GuildMessages,
+    GatewayIntentBits.GuildMessageReactions,
+    GatewayIntentBits.DirectMessages,
+    GatewayIntentBits.DirectMessageReactions,
+    ...(config.messageContent ? [GatewayIntentBits.MessageContent] : []),
+  ];
+}
+
+/**
+ * A discord.js Client whose REST root is `apiRoot`; the gateway URL then comes from
+ * `GET /gateway/bot`, so REST and WebSocket both reach the configured server. Partials let
+ * reactions on messages, channels and users that are not cached arrive.
+ */
+export function createDiscordClient(config: DiscordConfig): Client {
+  return new Client({
+    intents: discordIntents(config),
+    partials: [Partials.Message, Partials.Reaction, Partials.User, Partials.Channel, Partials.GuildMember],
+    rest: {
+      api: config.apiRoot,
+      retries: config.retries,
+      timeout: config.timeoutMs,
+      // 429s shorter than maxRetryAfterMs are sat out by discord.js' queue; longer ones fail at once.
+      rejectOnRateLimit: (info) => info.retryAfter > config.maxRetryAfterMs,
+    },
+    allowedMentions: { parse: ["users"], repliedUser: true },
+  });
+}
+
+type Method = "get" | "post" | "put" | "delete";
+
+/** REST calls through the Client's queue (rate limits, retries), with errors as ChorusErrors. */
+export class DiscordRest {
+  constructor(private readonly client: () => Client) {}
+
+  /** Calls one route; `what` names it in errors (`send`, `react`). */
+  async call<T>(method: Method, route: RouteLike, what: string, options: RequestData = {}): Promise<T> {
+    try {
+      return (await this.client().rest[method](route, options)) as T;
+    } catch (error) {
+      throw toDiscordError(error, what);
+    }
+  }
+}

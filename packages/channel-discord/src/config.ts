@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/**
+ * `channels.discord` (or one account under `channels.discord.accounts.<name>`). The gateway strips
+ * its own keys (groups, groupPolicy, allowFrom, …) and substitutes `${ENV}` before this runs.
+ */
+export const discordConfigSchema = z
+  .object({
+    /** The bot token (Developer Portal → your application → Bot → Reset Token). */
+    token: z
+      .string({
+        error:
+          "token is required (the bot token from the Discord Developer Portal, or an environment variable reference)",
+      })
+      .min(1, "token is required (the bot token from the Discord Developer Portal)"),
+    /** The REST root; the gateway URL is then taken from `GET /gateway/bot`. No trailing slash. */
+    apiRoot: z
+      .url({ protocol: /^https?$/, error: "apiRoot must be an http(s) URL such as https://discord.com/api" })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .default("https://discord.com/api"),
+    /** Ask for the privileged MESSAGE_CONTENT intent (enable it in the Developer Portal too). */
+    messageContent: z.boolean().default(true),
+    /** Guilds the bot serves, keyed by guild id (`"*"` = all); absent = every guild it is in. */
+    guilds: z
+      .record(
+        z.string().regex(/^(\d+|\*)$/, "guild keys are guild ids (digits) or *"),
+        z.object({ enabled: z.boolean().default(true) }).strict(),
+      )
+      .optional(),
+    /** Retries of one REST call after a 5xx or a network error (discord.js' own retry). */
+    retries: z.number().int().min(0).max(10).default(2),
+    /** Longest 429 wait discord.js' queue sits out itself; a longer one fails at once with E_RATE_LIMITED. */
+    maxRetryAfterMs: z.number().int().min(0).default(10_000),
+    /** One REST request gives up after this long. */
+    timeoutMs: z.number().int().min(100).default(15_000),
+    /** How long start() waits for the gateway's READY and the guilds before it fails. */
+    readyTimeoutMs: z.number().int().min(100).default(30_000),
+  })
+  .strict();
+
+/** The validated config a Discord instance runs with (defaults filled in). */
+export type DiscordConfig = z.output<typeof discordConfigSchema>;

@@ -1,0 +1,37 @@
+import type { MessageRef } from "@chorus/core";
+
+/** Who this instance is: what every `MessageRef` and every own-echo check needs. */
+export interface Identity {
+  readonly channel: string;
+  readonly accountId: string;
+  readonly botId: string;
+  readonly name: string;
+}
+
+/** Where a Discord message lives: a channel, or a thread under its parent channel. */
+export interface MessagePlace {
+  /** The channel the message is in (the thread's own id for a thread message). */
+  readonly channelId: string;
+  /** The parent text channel when `channelId` is a thread. */
+  readonly parentId?: string | null;
+}
+
+/** The `MessageRef` of a Discord message (DESIGN §2.3): threads keep their parent as conversation. */
+export function discordMessageRef(message: { id: string; authorId: string } & MessagePlace, who: Identity): MessageRef {
+  const thread = message.parentId ? message.channelId : undefined;
+  return {
+    channel: who.channel,
+    accountId: who.accountId,
+    conversationId: message.parentId ?? message.channelId,
+    messageId: message.id,
+    ...(thread !== undefined ? { threadId: thread } : {}),
+    fromBot: message.authorId === who.botId,
+    data: { channelId: message.channelId },
+  };
+}
+
+/** The channel to call for a ref (the thread, when it is in one). */
+export function channelOfRef(ref: MessageRef): string {
+  const stored = ref.data?.channelId;
+  return typeof stored === "string" ? stored : (ref.threadId ?? ref.conversationId);
+}

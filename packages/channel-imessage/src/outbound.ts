@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import { ChorusError, type ConversationAddress, type MessageRef, type OutboundMessage, splitText } from "@chorus/core";
+import { directChatGuid } from "./addresses.js";
+import type { BlueBubblesClient } from "./client.js";
+import type { IMessageConfig } from "./config.js";
+import { type Identity, refOf } from "./normalize.js";
+import type { OwnMessages } from "./stores.js";
+
+/** Sending, typing and finding messages again: everything the bot does that is not a tapback. */
+export class IMessageOutbound {
+  constructor(
+    private readonly client: BlueBubblesClient,
+    private readonly config: IMessageConfig,
+    private readonly who: Identity,
+    private readonly own: OwnMessages,
+    /** Whether the server's Private API is usable, as the last check found. */
+    private readonly privateApi: () => boolean,
+  ) {}
+
+  /**
+   * Sends `message` split at `maxTextLength`; the first part answers `replyTo` (an inline reply,
+   * which needs the Private API). Returns the ref of the first part.
+   */
+  async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
+    const chatGuid = chatGuidOf(conversation.id);
+    let first: MessageRef | undefined;
+    for (const [index, text] of splitText(message.text, this.config.maxTextLength).entries()) {
+      const reply = index === 0 ? message.replyTo : undefined;
+      const tempGuid = `temp-${randomUUID()}`;
+      const sent = await this.client.sendText({
+        chatGuid,
+        tempGuid,
+        message: text,
+        method: reply || this.#usePrivateApi() ? "private-api" : "apple-script",
+        ...(reply ? { selectedMessageGuid: reply.messageId, partIndex: partOf(reply) } : {}),
+      });
+      const guid = typeof sent?.guid === "string" && sent.guid !== "" ? sent.guid : tempGuid;
+      await this.own.add(guid);
+      first ??= refOf(this.who, chatGuid, guid, true);
+    }
+    return first as MessageRef;
+  }
+
+  /** Shows or hides the typing bubble; without the Private API there is none, and nothing is sent. */
+  async setTyping(conversation: ConversationAddress, on: boolean): Promise<void> {
+    if (!this.privateApi()) return;
+    await this.client.typing(chatGuidOf(conversation.id), on);
+  }
+
+  /** The ref of a message GUID the agent saw in a chat. */
+  async resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
+    if (messageId.trim() === "") {
+      throw new ChorusError("E_MESSAGE_NOT_FOUND", "an iMessage message id (its GUID) is required");
+    }
+    return refOf(this.who, chatGuidOf(conversation.id), messageId, this.own.has(messageId));
+  }
+
+  #usePrivateApi(): boolean {
+    if (this.config.sendMethod === "auto") return this.privateApi();
+    return this.config.sendMethod === "private-api";
+  }
+}
+
+/** A chat GUID, also from a bare handle (`+15551234567`, `ann@example.com`) for direct messages. */
+export function chatGuidOf(id: string): string {
+  return id.includes(";") ? id : directChatGuid(id);
+}
+
+/** The message part a ref addresses (`data.part`, 0 by default). */
+export function partOf(ref: MessageRef): number {
+  const part = ref.data?.part;
+  return typeof part === "number" && Number.isInteger(part) && part >= 0 ? part : 0;
+}

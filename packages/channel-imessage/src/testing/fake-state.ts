@@ -1,0 +1,85 @@
+/** A chat in the fake server. */
+export interface FakeChat {
+  guid: string;
+  displayName: string;
+  /** Handles (E.164 or e-mail) of everyone but the server's own account. */
+  participants: string[];
+}
+
+/** A message row; tapbacks are rows too, pointing at their target. */
+export interface FakeMessage {
+  guid: string;
+  chatGuid: string;
+  text: string;
+  /** The sender's handle; undefined when `isFromMe`. */
+  handle?: string;
+  isFromMe: boolean;
+  dateCreated: number;
+  threadOriginatorGuid?: string;
+  associatedMessageGuid?: string;
+  associatedMessageType?: string;
+  /** How it was sent (`apple-script` / `private-api`), for messages the API sent. */
+  method?: string;
+  tempGuid?: string;
+}
+
+/** A registered webhook. */
+export interface FakeWebhook {
+  id: number;
+  url: string;
+  events: string[];
+}
+
+/** The tapback kinds BlueBubbles' `message/react` accepts, and their removals. */
+export const POSSIBLE_REACTIONS = ["love", "like", "dislike", "laugh", "emphasize", "question"] as const;
+
+/** Who the server's own account is in the tapback table. */
+export const ME = "me";
+
+/** Everything the fake BlueBubbles server holds, and the only code that changes it. */
+export class FakeBlueBubblesState {
+  privateApi = true;
+  helperConnected = true;
+  account = "bot@icloud.example";
+  readonly chats = new Map<string, FakeChat>();
+  readonly messages = new Map<string, FakeMessage>();
+  /** Per message GUID: handle (or `me`) → the one tapback kind they hold. */
+  readonly tapbacks = new Map<string, Map<string, string>>();
+  readonly webhooks: FakeWebhook[] = [];
+  /** Chats where the server's account currently shows typing. */
+  readonly typing = new Set<string>();
+  #next = 1;
+
+  newGuid(): string {
+    return `FAKE-${String(this.#next++).padStart(6, "0")}-GUID`;
+  }
+
+  addMessage(input: Omit<FakeMessage, "guid" | "dateCreated"> & { guid?: string }): FakeMessage {
+    const message: FakeMessage = { ...input, guid: input.guid ?? this.newGuid(), dateCreated: Date.now() };
+    this.messages.set(message.guid, message);
+    return message;
+  }
+
+  /**
+   * Applies a tapback by `who`: a kind replaces whatever they held; `-kind` removes that kind
+   * only when it is the one they hold. Returns whether anything changed.
+   */
+  applyTapback(messageGuid: string, who: string, reaction: string): boolean {
+    const table = this.tapbacks.get(messageGuid) ?? new Map<string, string>();
+    this.tapbacks.set(messageGuid, table);
+    if (reaction.startsWith("-")) {
+      if (table.get(who) !== reaction.slice(1)) return false;
+      table.delete(who);
+      return true;
+    }
+    if (table.get(who) === reaction) return false;
+    table.set(who, reaction);
+    return true;
+  }
+
+  /** The kind `who` holds on a message, as a list (empty or one). */
+  tapbacksBy(messageGuid: string, who: string): string[] {
+    const kind = this.tapbacks.get(messageGuid)?.get(who);
+    return kind === undefined ? [] : [kind];
+  }
+}

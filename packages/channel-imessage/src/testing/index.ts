@@ -1,0 +1,19 @@
+/**
+ * The fake BlueBubbles server, exported on `@chorus/channel-imessage/testing` so the gateway's
+ * end-to-end tests and other authors can run against the same platform this package's tests use.
+ */
+
+export {
+  createFakeBlueBubbles,
+  type FakeBlueBubbles,
+  type FakeBlueBubblesOptions,
+  type FakeHook,
+} from "./fake-bluebubbles.js";
+export {
+  FakeBlueBubblesState,
+  type FakeChat,
+  type FakeMessage,
+  type FakeWebhook,
+  ME,
+  POSSIBLE_REACTIONS,
+} from "./fake-state.js";
