@@ -92,6 +92,7 @@ export class Connection {
     const facts = [
       `server ${this.#serverName()}${health.serverVersion ? ` v${health.serverVersion}` : ""}`,
       health.account ? `account ${health.account}` : undefined,
+      `Private API ${health.privateApi ? "enabled" : "disabled"}`,
       `webhook ${this.options.shownUrl} ${health.webhook}`,
     ].filter(Boolean);
     if (health.problems.length === 0) {

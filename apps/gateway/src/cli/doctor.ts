@@ -4,12 +4,13 @@ import { fileURLToPath } from "node:url";
 import { channelAccounts, checkConfig, validatePluginConfig } from "../config/index.js";
 import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
 import { printFindings } from "./config.js";
-import { cliContext } from "./context.js";
+import { type CliContext, cliContext, gatewayEndpoint } from "./context.js";
+import { callGateway, isUnreachable } from "./http-client.js";
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** `chorus doctor`: what is misconfigured or missing, and how to fix it. */
-export async function doctorCommand(options: { config?: string }): Promise<void> {
+export async function doctorCommand(options: { config?: string; url?: string; token?: string }): Promise<void> {
   let failed = false;
   const say = (ok: boolean, line: string, fix?: string) => {
     if (!ok) failed = true;
@@ -50,10 +51,62 @@ export async function doctorCommand(options: { config?: string }): Promise<void>
       say(false, `channel ${id}: ${(error as Error).message}`);
     }
   }
+  await reportLiveChannels(ctx, options, say);
   const writable = await access(ctx.paths.home).then(
     () => true,
     () => false,
   );
   say(true, `home ${ctx.paths.home}${writable ? "" : " (will be created on first start)"}`);
   if (failed) process.exitCode = 1;
+}
+
+interface LiveChannel {
+  id: string;
+  account: string;
+  status: { state: string; detail?: string };
+}
+
+/**
+ * What only a running gateway knows: whether each channel reached its platform (servers,
+ * credentials, webhooks, features such as BlueBubbles' Private API), from `GET /v1/channels`.
+ */
+async function reportLiveChannels(
+  ctx: CliContext,
+  overrides: { url?: string; token?: string },
+  say: (ok: boolean, line: string, fix?: string) => void,
+): Promise<void> {
+  let channels: LiveChannel[];
+  try {
+    channels = (
+      await callGateway<{ channels: LiveChannel[] }>(
+        await gatewayEndpoint(ctx, {
+          ...(overrides.url ? { url: overrides.url } : {}),
+          ...(overrides.token ? { token: overrides.token } : {}),
+        }),
+        "GET",
+        "/v1/channels",
+      )
+    ).channels;
+  } catch (error) {
+    if (isUnreachable(error)) {
+      process.stdout.write(
+        "- the gateway is not running: start it (`chorus start`) and run `chorus doctor` again to check each channel's connection to its platform\n",
+      );
+      return;
+    }
+    say(
+      false,
+      `the running gateway refused the status request: ${(error as Error).message}`,
+      "pass the right token (CHORUS_TOKEN)",
+    );
+    return;
+  }
+  for (const channel of channels) {
+    const ok = channel.status.state === "running";
+    say(
+      ok,
+      `channel ${channel.id} (${channel.account}): ${channel.status.state}${channel.status.detail ? ` — ${channel.status.detail}` : ""}`,
+      "see the channel's README (setup on the real platform) and the gateway log",
+    );
+  }
 }

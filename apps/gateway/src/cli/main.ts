@@ -55,8 +55,10 @@ registerMessageCommands(program);
 
 program
   .command("doctor")
-  .description("check the installation and config, and say how to fix what is wrong")
+  .description("check the installation, the config and (when the gateway runs) each channel's connection")
   .option("--config <path>", "config file")
+  .option("--url <url>", "URL of the running gateway (default: from the config)")
+  .option("--token <token>", "API token (default: CHORUS_TOKEN, gateway.auth.token or the generated one)")
   .action(doctorCommand);
 
 program.parseAsync(process.argv).catch(reportError);

@@ -7,6 +7,7 @@ import {
 } from "../../../../packages/channel-imessage/dist/testing/index.js";
 import { createFakeOpenAI, type FakeOpenAI } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { runChorus } from "../support/loading-cli.js";
 
 const PLUGIN_DIR = fileURLToPath(new URL("../../../../packages/channel-imessage", import.meta.url));
 const GROUP = "iMessage;+;chat777";
@@ -115,5 +116,11 @@ describe("iMessage (BlueBubbles) through the real gateway process", () => {
     expect(await bluebubbles.deliver(forged, bare)).toEqual([401]);
     expect(await bluebubbles.deliver(forged, `${bare}?secret=not-the-secret-at-all`)).toEqual([401]);
     expect(model.requests).toHaveLength(before);
+  });
+
+  it("chorus doctor reports the BlueBubbles server reachable and its Private API enabled", async () => {
+    const run = await runChorus(["doctor", "--url", gateway.url, "--token", gateway.token], { home: gateway.home });
+    const line = run.stdout.split("\n").find((l) => l.includes("channel imessage (default)"));
+    expect(line).toMatch(/^✓ channel imessage \(default\): running — server .*Private API enabled/);
   });
 });

@@ -48,7 +48,11 @@ const COMMANDS: [args: string, description: string, options: string[]][] = [
     "list the reactions on a message",
     ["--channel <id>", "--target <conversation>", "--message-id <id>"],
   ],
-  ["doctor", "check the installation and config, and say how to fix what", ["--config <path>"]],
+  [
+    "doctor",
+    "check the installation, the config and (when the gateway runs)",
+    ["--config <path>", "--url <url>", "--token <token>"],
+  ],
 ];
 
 describe("chorus --help", () => {
