@@ -141,7 +141,7 @@ function createIMessageInstance(ctx: ChannelContext<IMessageConfig>): IMessageIn
 }
 
 export { chatKind, directChatGuid, directHandle, e164Of, handleId } from "./addresses.js";
-export { API_PREFIX, type ApiCall, BlueBubblesApiError, BlueBubblesClient, parseRetryAfter } from "./client.js";
+export { API_PREFIX, type ApiCall, BlueBubblesApiError, BlueBubblesClient } from "./client.js";
 export { type IMessageConfig, imessageConfigSchema } from "./config.js";
 export { checkServer, type ServerHealth, WEBHOOK_EVENTS } from "./health.js";
 export { conversationOf, refOf, toInboundEvent } from "./normalize.js";

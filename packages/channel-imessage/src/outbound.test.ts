@@ -84,7 +84,7 @@ describe("iMessage send, reply, typing", () => {
     expect(running.instance.status()).toEqual({
       state: "running",
       detail: expect.stringMatching(
-        /server http:\/\/127\.0\.0\.1:\d+ v1\.9\.9; account bot@icloud\.example; webhook .* added/u,
+        /server http:\/\/127\.0\.0\.1:\d+ v1\.9\.9; account bot@icloud\.example; Private API enabled; webhook .* added/u,
       ),
     });
     expect(running.instance.identity?.()).toEqual({ id: "+15559990000", e164: "+15559990000", isBot: true });

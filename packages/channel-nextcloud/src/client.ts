@@ -1,4 +1,11 @@
-import { ChorusError, type ErrorCode, RateLimitedError } from "@chorus/core";
+import {
+  abortableDelay,
+  ChorusError,
+  type ErrorCode,
+  parseRetryAfter,
+  RateLimitedError,
+  retryDelay,
+} from "@chorus/core";
 import type { NextcloudConfig } from "./config.js";
 import { newRandom, sign } from "./signing.js";
 import type { OcsEnvelope } from "./wire.js";
@@ -58,7 +65,7 @@ export class TalkClient {
       } catch (error) {
         const wait = retryDelay(error, attempt, this.config);
         if (wait === undefined || this.signal?.aborted) throw error;
-        await delay(wait, this.signal);
+        await abortableDelay(wait, this.signal);
       }
     }
   }
@@ -144,35 +151,4 @@ function parseEnvelope<T>(text: string): OcsEnvelope<T> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** How long to wait before the next attempt, or undefined to give up now. */
-function retryDelay(error: unknown, attempt: number, config: NextcloudConfig): number | undefined {
-  if (attempt >= config.retries) return undefined;
-  if (error instanceof RateLimitedError) {
-    return error.retryAfterMs <= config.maxRetryAfterMs ? error.retryAfterMs : undefined;
-  }
-  const transient = error instanceof ChorusError && error.code === "E_PLATFORM" && error.retryable;
-  return transient ? Math.min(2_000, 100 * 2 ** attempt) : undefined;
-}
-
-/** `Retry-After` is delay-seconds or an HTTP date (RFC 9110 §10.2.3); missing or broken → 1s. */
-export function parseRetryAfter(header: string | null, now = Date.now()): number {
-  if (header === null || header.trim() === "") return 1_000;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? 1_000 : Math.max(0, date - now);
-}
-
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

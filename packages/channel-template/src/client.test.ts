@@ -1,7 +1,7 @@
-import { ChorusError, RateLimitedError } from "@chorus/core";
+import { ChorusError, parseRetryAfter, RateLimitedError } from "@chorus/core";
 import { faults } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AcmeApiError, AcmeClient, parseRetryAfter } from "./client.js";
+import { AcmeApiError, AcmeClient } from "./client.js";
 import { acmeConfigSchema } from "./config.js";
 import { createFakeAcme, type FakeAcme } from "./testing/index.js";
 import type { AcmeMessage, AcmeUser } from "./wire.js";

@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { ChorusError, type ErrorCode, RateLimitedError } from "@chorus/core";
+import {
+  abortableDelay,
+  ChorusError,
+  type ErrorCode,
+  parseRetryAfter,
+  RateLimitedError,
+  retryDelay,
+} from "@chorus/core";
 import type { AcmeConfig } from "./config.js";
 import type { AcmeErrorBody } from "./wire.js";
 
@@ -49,7 +56,7 @@ export class AcmeClient {
       } catch (error) {
         const wait = retryDelay(error, attempt, this.config);
         if (wait === undefined || this.signal?.aborted) throw error;
-        await delay(wait, this.signal);
+        await abortableDelay(wait, this.signal);
       }
     }
   }
@@ -113,26 +120,6 @@ function codeFor(status: number, wireCode: string): ErrorCode {
   return "E_PLATFORM";
 }
 
-/** How long to wait before the next attempt, or undefined to give up now. */
-function retryDelay(error: unknown, attempt: number, config: AcmeConfig): number | undefined {
-  if (attempt >= config.retries) return undefined;
-  if (error instanceof RateLimitedError) {
-    // A long wait would hold the agent's turn hostage; fail and let the caller decide.
-    return error.retryAfterMs <= config.maxRetryAfterMs ? error.retryAfterMs : undefined;
-  }
-  const transient = error instanceof ChorusError && error.code === "E_PLATFORM" && error.retryable;
-  return transient ? Math.min(2_000, 100 * 2 ** attempt) : undefined;
-}
-
-/** `Retry-After` is delay-seconds or an HTTP date (RFC 9110 §10.2.3); missing or broken → 1s. */
-export function parseRetryAfter(header: string | null, now = Date.now()): number {
-  if (header === null || header.trim() === "") return 1_000;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? 1_000 : Math.max(0, date - now);
-}
-
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text === "") return { ok: true, value: undefined };
   try {
@@ -140,16 +127,4 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

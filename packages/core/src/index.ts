@@ -70,6 +70,7 @@ export type {
   ReactResult,
   SendResult,
 } from "./results.js";
+export { abortableDelay, parseRetryAfter, type RetryPolicy, retryDelay } from "./retry.js";
 export { splitText, type TextMeasure } from "./text/split.js";
 export { describeReactionRules } from "./tool/describe.js";
 export {
