@@ -15,6 +15,7 @@ describe("MessageToolExecutor", () => {
   let registry: ChannelRegistry;
   let supervisor: ChannelSupervisor;
   let tools: MessageToolExecutor;
+  let index: MessageIndex;
 
   beforeEach(async () => {
     platform = createMemoryPlatform();
@@ -39,12 +40,15 @@ describe("MessageToolExecutor", () => {
     });
     registry.add({ plugin: plugin as never, accountId: "default", settings: {}, supervisor });
     await supervisor.start();
-    tools = new MessageToolExecutor(registry, new MessageIndex({ dir: join(dir, "index") }));
+    index = new MessageIndex({ dir: join(dir, "index") });
+    tools = new MessageToolExecutor(registry, index);
   });
 
   afterEach(async () => {
     await supervisor.stop();
     await platform.close();
+    // The index writes in the background: let it finish before the directory goes.
+    await index.flush();
     await rm(dir, { recursive: true, force: true });
   });
 
