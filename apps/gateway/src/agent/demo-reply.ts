@@ -1,3 +1,4 @@
+import { CONTEXT_MARKER, CURRENT_MARKER } from "../groups/history.js";
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from "./types.js";
 
 /** The emoji the demo agent reacts with. */
@@ -32,8 +33,10 @@ export function planDemoStep(options: Pick<LanguageModelV3CallOptions, "prompt" 
 
 /** The demo agent's answer: a clearly labelled echo. */
 export function demoText(said: string, reactionFailure?: string): string {
-  const echo = said.length > MAX_ECHO ? `${said.slice(0, MAX_ECHO - 1)}…` : said;
-  const text = `Demo agent (offline): you said "${echo}". Configure a model in chorus.json to talk to a real one.`;
+  const { current, context } = readGroupBatch(said);
+  const echo = current.length > MAX_ECHO ? `${current.slice(0, MAX_ECHO - 1)}…` : current;
+  const seen = context === 0 ? "" : ` (with ${context} earlier message${context === 1 ? "" : "s"} as context)`;
+  const text = `Demo agent (offline): you said "${echo}"${seen}. Configure a model in chorus.json to talk to a real one.`;
   return reactionFailure === undefined ? text : `${text} (My ${DEMO_REACTION} reaction failed: ${reactionFailure})`;
 }
 
@@ -78,4 +81,25 @@ function failureOf(messages: LanguageModelV3Message[], toolCallId: string): stri
     }
   }
   return undefined;
+}
+
+/**
+ * The current message of a group batch (DESIGN §4 markers) and how many pending messages came
+ * with it, so the demo answers what was said rather than echoing the markers; plain text as is.
+ */
+export function readGroupBatch(said: string): { current: string; context: number } {
+  const lines = said.split("\n");
+  const from = lines.findLastIndex((line) => line.startsWith("[from: "));
+  if (from === -1) return { current: said, context: 0 };
+  const currentAt = lines.indexOf(CURRENT_MARKER);
+  const contextAt = lines.indexOf(CONTEXT_MARKER);
+  const current = lines
+    .slice(currentAt === -1 ? 0 : currentAt + 1, from)
+    .join("\n")
+    .replace(/^[^:\n]{1,80}: /u, "");
+  const context =
+    contextAt === -1 || currentAt === -1
+      ? 0
+      : lines.slice(contextAt + 1, currentAt).filter((l) => l.trim() !== "").length;
+  return { current, context };
 }

@@ -15,9 +15,9 @@ interface Person {
   userId: string;
 }
 
-/** The demo agent's answer to a batch the gateway built (see `demoText` and `formatBatch`). */
-function demoAnswer(batch: string): string {
-  return `${DEMO} "${batch}". ${DEMO_TAIL}`;
+/** The demo agent's answer to a message that came without pending context (see `demoText`). */
+function demoAnswer(text: string): string {
+  return `${DEMO} "${text}". ${DEMO_TAIL}`;
 }
 
 describe("two webchat people in one group room with the real `chorus start` (no config) and Chromium", () => {
@@ -116,16 +116,8 @@ describe("two webchat people in one group room with the real `chorus start` (no 
     const mention = "@Chorus hi";
     await say(ada, mention);
     const afterMention = await botAnswerSeenBy([ada, ben], "@Chorus hi");
-    const firstAnswer = demoAnswer(
-      [
-        "[Chat messages since your last reply - for context]",
-        `Ada: ${quiet}`,
-        "",
-        "[Current message - respond to this]",
-        `Ada: ${mention}`,
-        "[from: Ada]",
-      ].join("\n"),
-    );
+    // The demo answers the current message and says how many pending ones came as context.
+    const firstAnswer = `${DEMO} "${mention}" (with 1 earlier message as context). ${DEMO_TAIL}`;
     expect(afterMention).toEqual([[firstAnswer], [firstAnswer]]);
 
     // Everyone with the token is an owner on the webchat: Ada switches the room to always.
@@ -142,7 +134,7 @@ describe("two webchat people in one group room with the real `chorus start` (no 
     const lunch = "Shall we move lunch to one?";
     await say(ben, lunch);
     const afterLunch = await botAnswerSeenBy([ada, ben], lunch);
-    const lunchAnswer = demoAnswer(`Ben: ${lunch}\n[from: Ben]`);
+    const lunchAnswer = demoAnswer(lunch);
     expect(afterLunch).toEqual([
       [firstAnswer, confirmation, lunchAnswer],
       [firstAnswer, confirmation, lunchAnswer],
