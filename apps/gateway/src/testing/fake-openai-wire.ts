@@ -182,3 +182,9 @@ export function requestProblems(body: unknown): string[] {
   if (record.tools !== undefined && !Array.isArray(record.tools)) problems.push("'tools' must be an array");
   return problems;
 }
+
+/** The text of a chat-completions request's last user message (what the agent was asked). */
+export function lastUserText(request: Pick<FakeChatRequest, "messages"> | undefined): string {
+  const content = request?.messages.filter((m) => m.role === "user").at(-1)?.content;
+  return typeof content === "string" ? content : JSON.stringify(content);
+}

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeDiscord, type FakeDiscord } from "../../../../packages/channel-discord/dist/testing/index.js";
-import { createFakeOpenAI, type FakeOpenAI } from "../../src/testing/index.js";
+import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-discord", import.meta.url));
@@ -10,12 +10,6 @@ const ANN = { id: "700000000000000001", username: "ann", global_name: "Ann" };
 const BOB = { id: "700000000000000002", username: "bob", global_name: "Bob" };
 const CONTEXT = "[Chat messages since your last reply - for context]";
 const CURRENT = "[Current message - respond to this]";
-
-type ChatRequest = { messages: { role: string; content: unknown }[] };
-const lastUserText = (request: ChatRequest | undefined) => {
-  const content = request?.messages.filter((m) => m.role === "user").at(-1)?.content;
-  return typeof content === "string" ? content : JSON.stringify(content);
-};
 
 describe("Discord through the real gateway process", () => {
   let discord: FakeDiscord;
@@ -38,14 +32,7 @@ describe("Discord through the real gateway process", () => {
             {
               id: "main",
               name: "Chorus",
-              model: {
-                provider: "openai-compatible",
-                baseURL: model.url,
-                apiKey: "sk-test",
-                model: "fake-model",
-                maxRetries: 0,
-                timeoutMs: 5000,
-              },
+              model: fakeModelConfig(model, { apiKey: "sk-test" }),
             },
           ],
         },
@@ -82,7 +69,7 @@ describe("Discord through the real gateway process", () => {
     expect(put).toContain(`/api/v10/channels/200/messages/${trigger.id}/reactions/%E2%9D%A4%EF%B8%8F/@me`);
 
     expect(model.requests).toHaveLength(2); // one turn: the tool call, then the reply
-    const batch = lastUserText(model.requests[0] as ChatRequest | undefined);
+    const batch = lastUserText(model.requests[0]);
     expect(batch).toContain(CONTEXT);
     expect(batch).toContain("Ann: Pizza tonight?");
     expect(batch).toContain(CURRENT);

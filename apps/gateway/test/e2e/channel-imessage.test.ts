@@ -5,7 +5,7 @@ import {
   createFakeBlueBubbles,
   type FakeBlueBubbles,
 } from "../../../../packages/channel-imessage/dist/testing/index.js";
-import { createFakeOpenAI, type FakeOpenAI } from "../../src/testing/index.js";
+import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { runChorus } from "../support/loading-cli.js";
 
@@ -13,12 +13,6 @@ const PLUGIN_DIR = fileURLToPath(new URL("../../../../packages/channel-imessage"
 const GROUP = "iMessage;+;chat777";
 const ADA = "+15550001111";
 const BOB = "bob@example.com";
-
-/** The text of a chat-completions request's last user message. */
-function lastUserText(request: { messages: { role: string; content?: unknown }[] } | undefined): string {
-  const user = request?.messages.filter((m) => m.role === "user").at(-1);
-  return typeof user?.content === "string" ? user.content : JSON.stringify(user?.content);
-}
 
 describe("iMessage (BlueBubbles) through the real gateway process", () => {
   let bluebubbles: FakeBlueBubbles;
@@ -42,14 +36,7 @@ describe("iMessage (BlueBubbles) through the real gateway process", () => {
               id: "main",
               name: "Chorus",
               groupChat: { mentionPatterns: ["\\bchorus\\b"] },
-              model: {
-                provider: "openai-compatible",
-                baseURL: model.url,
-                apiKey: "sk-test",
-                model: "fake-model",
-                maxRetries: 0,
-                timeoutMs: 5000,
-              },
+              model: fakeModelConfig(model, { apiKey: "sk-test" }),
             },
           ],
         },

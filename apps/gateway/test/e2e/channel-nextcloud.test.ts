@@ -6,19 +6,13 @@ import {
   type FakeBot,
   type FakeTalk,
 } from "../../../../packages/channel-nextcloud/dist/testing/index.js";
-import { createFakeOpenAI, type FakeOpenAI } from "../../src/testing/index.js";
+import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 
 const PLUGIN_DIR = fileURLToPath(new URL("../../../../packages/channel-nextcloud", import.meta.url));
 const SECRET = "e2e-shared-secret-".padEnd(64, "x");
 const ada = { id: "ada", name: "Ada" };
 const bob = { id: "bob", name: "Bob" };
-
-/** The text of a chat-completions request's last user message. */
-function lastUserText(request: { messages: { role: string; content?: unknown }[] } | undefined): string {
-  const user = request?.messages.filter((m) => m.role === "user").at(-1);
-  return typeof user?.content === "string" ? user.content : JSON.stringify(user?.content);
-}
 
 describe("Nextcloud Talk through the real gateway process", () => {
   let talk: FakeTalk;
@@ -42,14 +36,7 @@ describe("Nextcloud Talk through the real gateway process", () => {
             {
               id: "main",
               name: "Chorus",
-              model: {
-                provider: "openai-compatible",
-                baseURL: model.url,
-                apiKey: "sk-test",
-                model: "fake-model",
-                maxRetries: 0,
-                timeoutMs: 5000,
-              },
+              model: fakeModelConfig(model, { apiKey: "sk-test" }),
             },
           ],
         },

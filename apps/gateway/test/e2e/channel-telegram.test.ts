@@ -6,7 +6,7 @@ import {
   type FakeTelegram,
   mentionEntities,
 } from "../../../../packages/channel-telegram/dist/testing/index.js";
-import { createFakeOpenAI, type FakeOpenAI } from "../../src/testing/index.js";
+import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-telegram", import.meta.url));
@@ -15,12 +15,6 @@ const ANN = { id: 501, is_bot: false as const, first_name: "Ann" };
 const BOB = { id: 502, is_bot: false as const, first_name: "Bob" };
 const CONTEXT = "[Chat messages since your last reply - for context]";
 const CURRENT = "[Current message - respond to this]";
-
-type ChatRequest = { messages: { role: string; content: unknown }[] };
-const lastUserText = (request: ChatRequest | undefined) => {
-  const content = request?.messages.filter((m) => m.role === "user").at(-1)?.content;
-  return typeof content === "string" ? content : JSON.stringify(content);
-};
 
 describe("Telegram through the real gateway process", () => {
   let telegram: FakeTelegram;
@@ -43,14 +37,7 @@ describe("Telegram through the real gateway process", () => {
             {
               id: "main",
               name: "Chorus",
-              model: {
-                provider: "openai-compatible",
-                baseURL: model.url,
-                apiKey: "sk-test",
-                model: "fake-model",
-                maxRetries: 0,
-                timeoutMs: 5000,
-              },
+              model: fakeModelConfig(model, { apiKey: "sk-test" }),
             },
           ],
         },
@@ -99,7 +86,7 @@ describe("Telegram through the real gateway process", () => {
       expect.objectContaining({ message_id: trigger.message_id, reaction: [{ type: "emoji", emoji: "❤" }] }),
     );
 
-    const first = model.requests[0] as ChatRequest | undefined;
+    const first = model.requests[0];
     const batch = lastUserText(first);
     expect(batch).toContain(CONTEXT);
     expect(batch).toContain("Ann: Pizza tonight?");
