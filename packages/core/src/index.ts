@@ -41,6 +41,8 @@ export {
   type ChannelCapabilities,
   type ChannelContext,
   type ChannelInstance,
+  type ChannelLoginContext,
+  type ChannelLoginResult,
   type ChannelPlugin,
   type ChannelState,
   type ChannelStatus,

@@ -89,6 +89,33 @@ export interface ChannelInstance {
   identity?(): Participant | undefined;
 }
 
+/** What `chorus channels login <channel>` hands a plugin that links an account interactively. */
+export interface ChannelLoginContext<TConfig> {
+  /** The channel's config block, validated by the plugin's `configSchema`. */
+  readonly config: TConfig;
+  readonly accountId: string;
+  /** The same directory the running instance of this account gets. */
+  readonly stateDir: string;
+  readonly logger: Logger;
+  /** Aborted when the person gives up (Ctrl-C). */
+  readonly signal: AbortSignal;
+  /** Options from the command line. */
+  readonly options: {
+    /** Link with a pairing code for this phone number (digits, country code first) instead of a QR code. */
+    readonly phone?: string;
+  };
+  /** Shows a QR code to scan: terminal art on a terminal, the raw string otherwise. */
+  showQr(data: string): void;
+  /** Tells the person something (a pairing code, what to tap next). */
+  print(line: string): void;
+}
+
+/** What a finished login says about the account it linked. */
+export interface ChannelLoginResult {
+  /** Who the channel is now connected as (`+15551234567`). */
+  readonly account: string;
+}
+
 /** A channel plugin: the default export of a channel package. */
 export interface ChannelPlugin<TConfig = unknown> {
   readonly id: string;
@@ -101,6 +128,11 @@ export interface ChannelPlugin<TConfig = unknown> {
   /** Validates `channels.<id>` (a Standard Schema; zod in first-party plugins). */
   readonly configSchema: StandardSchemaV1<unknown, TConfig>;
   create(ctx: ChannelContext<TConfig>): ChannelInstance | Promise<ChannelInstance>;
+  /**
+   * Links an account interactively (QR code, pairing code) and persists its credentials in
+   * `stateDir`; present on channels that log in as a device rather than with a token.
+   */
+  login?(ctx: ChannelLoginContext<TConfig>): Promise<ChannelLoginResult>;
 }
 
 /**
@@ -131,6 +163,7 @@ export function channelPluginProblems(value: unknown): string[] {
   }
   if (typeof plugin.label !== "string" || plugin.label === "") problems.push("label must be a non-empty string");
   if (typeof plugin.create !== "function") problems.push("create must be a function");
+  if (plugin.login !== undefined && typeof plugin.login !== "function") problems.push("login must be a function");
   if (typeof plugin.configSchema?.["~standard"]?.validate !== "function") {
     problems.push("configSchema must be a Standard Schema (zod, valibot, …)");
   }
