@@ -1,12 +1,7 @@
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type ChorusError, toChorusError } from "@chorus/core";
-import { discoverChannels } from "../plugins/index.js";
-import { cliContext, gatewayEndpoint } from "./context.js";
+import { cliContext, discoverInstalledChannels, gatewayEndpoint } from "./context.js";
 import { callGateway, isUnreachable } from "./http-client.js";
 import { reportError } from "./output.js";
-
-const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 interface RunningChannel {
   id: string;
@@ -24,13 +19,7 @@ export async function channelsCommand(options: {
 }): Promise<void> {
   const ctx = await cliContext(options);
   const { config } = ctx.loaded;
-  const discovery = await discoverChannels({
-    gatewayDir: PACKAGE_DIR,
-    pluginsDir: ctx.paths.plugins,
-    load: config.plugins.load,
-    configDir: dirname(ctx.loaded.file),
-    builtins: [],
-  });
+  const discovery = await discoverInstalledChannels(ctx);
   let running: RunningChannel[] | undefined;
   // A gateway that answers but refuses (a wrong token, …) is an error to show, not "not running".
   let refused: ChorusError | undefined;

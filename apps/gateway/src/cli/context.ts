@@ -1,7 +1,12 @@
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type LoadedConfig, loadConfig } from "../config/index.js";
 import { type ChorusPaths, chorusPaths, resolveHome } from "../home.js";
+import { type Discovery, discoverChannels } from "../plugins/index.js";
+
+/** The gateway package's own directory: its node_modules chain is searched for plugins. */
+const GATEWAY_PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** What every command starts from: the installation's paths and its config. */
 export interface CliContext {
@@ -38,4 +43,15 @@ export async function gatewayEndpoint(
       () => "",
     ));
   return { url: url.replace(/\/$/, ""), token };
+}
+
+/** The channel plugins this installation has (the gateway's packages, `<home>/plugins`, `plugins.load`). */
+export function discoverInstalledChannels(ctx: CliContext): Promise<Discovery> {
+  return discoverChannels({
+    gatewayDir: GATEWAY_PACKAGE_DIR,
+    pluginsDir: ctx.paths.plugins,
+    load: ctx.loaded.config.plugins.load,
+    configDir: dirname(ctx.loaded.file),
+    builtins: [],
+  });
 }

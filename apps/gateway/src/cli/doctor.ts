@@ -1,13 +1,9 @@
 import { access } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { channelAccounts, checkConfig, validatePluginConfig } from "../config/index.js";
-import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
+import { findChannel, loadChannelPlugin } from "../plugins/index.js";
 import { printFindings } from "./config.js";
-import { type CliContext, cliContext, gatewayEndpoint } from "./context.js";
+import { type CliContext, cliContext, discoverInstalledChannels, gatewayEndpoint } from "./context.js";
 import { callGateway, isUnreachable } from "./http-client.js";
-
-const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** `chorus doctor`: what is misconfigured or missing, and how to fix it. */
 export async function doctorCommand(options: { config?: string; url?: string; token?: string }): Promise<void> {
@@ -33,13 +29,7 @@ export async function doctorCommand(options: { config?: string; url?: string; to
   say(true, ctx.loaded.exists ? `config ${ctx.loaded.file}` : `no config at ${ctx.loaded.file} (webchat + demo agent)`);
   if (printFindings(checkConfig(ctx.loaded, ctx.env))) failed = true;
   const config = ctx.loaded.config;
-  const discovery = await discoverChannels({
-    gatewayDir: PACKAGE_DIR,
-    pluginsDir: ctx.paths.plugins,
-    load: config.plugins.load,
-    configDir: dirname(ctx.loaded.file),
-    builtins: [],
-  });
+  const discovery = await discoverInstalledChannels(ctx);
   for (const problem of discovery.problems) say(false, `plugin: ${JSON.stringify(problem)}`);
   for (const [id, block] of Object.entries(config.channels)) {
     if (id === "webchat") continue;

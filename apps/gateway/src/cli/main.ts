@@ -46,7 +46,31 @@ program
   .option("--json", "machine-readable output")
   .option("--url <url>", "URL of the running gateway (default: from the config)")
   .option("--token <token>", "API token (default: CHORUS_TOKEN, gateway.auth.token or the generated one)")
-  .action(channelsCommand);
+  .action(channelsCommand)
+  .command("login <channel>")
+  .description("link an account of a channel that logs in as a device (WhatsApp: QR code or pairing code)")
+  .option("--account <name>", "the account under channels.<id>.accounts (default: default)")
+  .option(
+    "--phone <number>",
+    "link with a pairing code for this phone number (country code first) instead of a QR code",
+  )
+  .option("--config <path>", "config file")
+  .option("--verbose", "debug logging (to stderr)")
+  .addHelpText(
+    "after",
+    "\nExamples:\n  chorus channels login whatsapp\n  chorus channels login whatsapp --account work --phone 4915123456789",
+  )
+  .action(async (channel: string, _options: unknown, command: Command) => {
+    const { loginCommand } = await import("./login.js");
+    try {
+      await loginCommand(channel, command.optsWithGlobals());
+    } catch (error) {
+      reportError(error);
+    }
+    // The platform client may still hold timers of queries it sent before the login closed it
+    // (Baileys: up to a minute); the login is over either way.
+    process.exit(process.exitCode ?? 0);
+  });
 
 registerPluginCommands(program);
 registerConfigCommands(program);
