@@ -1,0 +1,255 @@
+import { createFakeServer, type FakeServer, waitFor } from "@chorus/testkit";
+import { type AuthenticationCreds, isJidGroup, isJidStatusBroadcast } from "@whiskeysockets/baileys";
+import { Companions } from "./companions.js";
+import { type ConnectionHandler, FakeConnection } from "./connection.js";
+import { type FakeContext, type FakeProblem, reportProblem } from "./context.js";
+import { Delivery } from "./delivery.js";
+import {
+  Directory,
+  type FakeGroup,
+  type FakePerson,
+  type GroupInput,
+  type Member,
+  type PersonInput,
+} from "./directory.js";
+import { dispatch } from "./dispatch.js";
+import { fakeInputError } from "./errors.js";
+import type {
+  FakeWhatsApp,
+  FakeWhatsAppOptions,
+  OwnerReactInput,
+  OwnerSendInput,
+  PersonReactInput,
+  PersonSendInput,
+} from "./fake-whatsapp-api.js";
+import { type IqFailure, IqFaults, type IqMatch, type MessageFault } from "./faults.js";
+import type { IqDeps } from "./iq-handlers.js";
+import { linkedCreds } from "./linked-creds.js";
+import { Linking } from "./linking.js";
+import { login } from "./login.js";
+import { type FakeKey, type FakeStoredMessage, MessageStore, type SentReaction } from "./message-store.js";
+import { type PairingCodeRequest, PairingCodes } from "./pairing-code.js";
+import { reactFromPhone, sendFromPhone } from "./phone-actions.js";
+import { type ReceivedStanza, type StanzaFilter, StanzaLog } from "./stanza-log.js";
+
+export type { FakeWhatsApp, FakeWhatsAppOptions };
+
+/** Creates (not yet started) a fake WhatsApp server. */
+export function createFakeWhatsApp(options: FakeWhatsAppOptions = {}): FakeWhatsApp {
+  return new FakeWhatsAppServer(options);
+}
+
+class FakeWhatsAppServer implements FakeWhatsApp {
+  readonly server: FakeServer = createFakeServer();
+  readonly #ctx: FakeContext;
+  readonly #deps: IqDeps;
+
+  constructor(options: FakeWhatsAppOptions) {
+    const connections = new Set<FakeConnection>();
+    this.#ctx = {
+      directory: new Directory({
+        phone: options.botPhone ?? "15550001000",
+        name: options.botName ?? "Chorus Bot",
+        ...(options.botLid ? { lid: options.botLid } : {}),
+      }),
+      store: new MessageStore(),
+      companions: new Companions(),
+      connections,
+      delivery: new Delivery(() => connections),
+      log: new StanzaLog(),
+      iqFaults: new IqFaults(),
+      messageFaults: [],
+      problems: [],
+      loginFailures: [],
+      logins: 0,
+    };
+    const linking = new Linking(this.#ctx);
+    this.#deps = { ctx: this.#ctx, linking, pairingCodes: new PairingCodes(this.#ctx, linking) };
+    this.server.websocket("/ws/chat", (socket) => {
+      connections.add(new FakeConnection(socket, this.#handler));
+    });
+  }
+
+  readonly #handler: ConnectionHandler = {
+    hello: (connection, noiseKey, payload) => {
+      if (payload.devicePairingData) this.#deps.linking.register(connection, noiseKey, payload);
+      else login(this.#ctx, connection, noiseKey, payload);
+    },
+    node: (connection, node) => dispatch(this.#deps, connection, node),
+    closed: (connection) => {
+      this.#ctx.connections.delete(connection);
+      this.#deps.linking.closed(connection);
+      this.#deps.pairingCodes.closed(connection);
+    },
+    failed: (_connection, error) => reportProblem(this.#ctx, "a connection failed", error),
+  };
+
+  async start(): Promise<void> {
+    await this.server.start();
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  get url(): string {
+    return `ws://127.0.0.1:${this.server.port}/ws/chat`;
+  }
+
+  get bot(): FakePerson {
+    return publicPerson(this.#ctx.directory.bot);
+  }
+
+  linkedCreds(): AuthenticationCreds {
+    return linkedCreds(this.#ctx.directory.bot, this.#ctx.companions);
+  }
+
+  addPerson(person: PersonInput): FakePerson {
+    return publicPerson(this.#ctx.directory.addPerson(person));
+  }
+
+  person(phoneOrJid: string): FakePerson {
+    const { directory } = this.#ctx;
+    return publicPerson(directory.memberByJid(phoneOrJid) ?? directory.memberByPhone(phoneOrJid));
+  }
+
+  addGroup(group: GroupInput): FakeGroup {
+    return this.#ctx.directory.addGroup(group);
+  }
+
+  group(jid: string): FakeGroup {
+    return this.#ctx.directory.group(jid);
+  }
+
+  personSends(input: PersonSendInput): FakeKey {
+    const sender = this.#ctx.directory.memberByPhone(input.from);
+    return sendFromPhone(this.#ctx, sender, this.#personChat(sender, input.chat), input);
+  }
+
+  ownerSends(input: OwnerSendInput): FakeKey {
+    const { directory } = this.#ctx;
+    return sendFromPhone(this.#ctx, directory.bot, directory.resolveChat(input.chat), input);
+  }
+
+  personReacts(input: PersonReactInput): FakeKey {
+    const reactor = this.#ctx.directory.memberByPhone(input.from);
+    return reactFromPhone(this.#ctx, reactor, this.#personChat(reactor, input.chat), input.target, input.emoji);
+  }
+
+  ownerReacts(input: OwnerReactInput): FakeKey {
+    const { directory } = this.#ctx;
+    return reactFromPhone(this.#ctx, directory.bot, directory.resolveChat(input.chat), input.target, input.emoji);
+  }
+
+  messagesIn(chat: string): FakeStoredMessage[] {
+    return this.#ctx.store.messagesIn(this.#ctx.directory.resolveChat(chat));
+  }
+
+  botMessages(chat: string): FakeStoredMessage[] {
+    return this.messagesIn(chat).filter((message) => message.fromBot);
+  }
+
+  reactionsOn(chat: string, messageId: string): Record<string, string> {
+    return this.#ctx.store.reactionsOn(this.#ctx.directory.resolveChat(chat), messageId);
+  }
+
+  botReaction(chat: string, messageId: string): string | undefined {
+    return this.reactionsOn(chat, messageId)[this.#ctx.directory.bot.jid];
+  }
+
+  botReactionsSent(): SentReaction[] {
+    return [...this.#ctx.store.botReactions];
+  }
+
+  presence(chat: string): string[] {
+    return this.#ctx.store.chatStates(this.#ctx.directory.resolveChat(chat));
+  }
+
+  stanzas(filter?: StanzaFilter): ReceivedStanza[] {
+    return this.#ctx.log.list(filter);
+  }
+
+  unhandled(): ReceivedStanza[] {
+    return this.#ctx.log.list().filter((entry) => !entry.handled);
+  }
+
+  get problems(): readonly FakeProblem[] {
+    return [...this.#ctx.problems];
+  }
+
+  get connections(): number {
+    return this.#ctx.connections.size;
+  }
+
+  get logins(): number {
+    return this.#ctx.logins;
+  }
+
+  async waitForLogin(count = 1, timeoutMs = 15_000): Promise<void> {
+    await waitFor(() => this.#ctx.logins >= count, { timeoutMs, message: `${count} login(s) to the fake WhatsApp` });
+  }
+
+  linkedDevices(): number[] {
+    return this.#ctx.companions.active().map((companion) => companion.device);
+  }
+
+  scanQr(qr: string): Promise<void> {
+    return this.#deps.linking.scanQr(qr);
+  }
+
+  pairingCodeRequests(): PairingCodeRequest[] {
+    return this.#deps.pairingCodes.requests();
+  }
+
+  enterPairingCode(code: string): Promise<void> {
+    return this.#deps.pairingCodes.enter(code);
+  }
+
+  dropConnections(): Promise<void> {
+    return this.server.dropWebSockets();
+  }
+
+  logOut(): void {
+    this.#ctx.companions.removeAll();
+    for (const connection of this.#ctx.connections) {
+      if (!connection.loggedIn) continue;
+      connection.loggedIn = false;
+      connection.send({
+        tag: "stream:error",
+        attrs: { code: "401" },
+        content: [{ tag: "conflict", attrs: { type: "device_removed" } }],
+      });
+      connection.closeSoon();
+    }
+  }
+
+  failNextIq(match: IqMatch, error: IqFailure, times = 1): void {
+    this.#ctx.iqFaults.add(match, error, times);
+  }
+
+  failNextMessage(fault: MessageFault, times = 1): void {
+    for (let i = 0; i < times; i++) this.#ctx.messageFaults.push(fault);
+  }
+
+  failNextLogin(reason: number, times = 1): void {
+    for (let i = 0; i < times; i++) this.#ctx.loginFailures.push(reason);
+  }
+
+  /**
+   * Where a person's message goes: a group, their status (`status@broadcast`), or (no chat, or
+   * the bot's JID) their direct chat with the bot.
+   */
+  #personChat(person: Member, chat: string | undefined): string {
+    if (chat === undefined || this.#ctx.directory.isBot(chat)) return person.jid;
+    if (!isJidGroup(chat) && !isJidStatusBroadcast(chat)) {
+      throw fakeInputError(`a person writes to the bot, to a group or to status@broadcast, not to ${chat}`);
+    }
+    return chat;
+  }
+}
+
+/** The public view of a member (no device internals). */
+function publicPerson(member: FakePerson): FakePerson {
+  const { phone, name, lid, jid, lidJid } = member;
+  return { phone, name, lid, jid, lidJid };
+}
