@@ -1,3 +1,4 @@
+import { type FSWatcher, watch } from "node:fs";
 import { type ChannelStatus, ChorusError, type Logger } from "@chorus/core";
 import { DisconnectReason, type GroupMetadata, type proto, type WAMessageKey } from "@whiskeysockets/baileys";
 import { isLinked, openAuthState, type WhatsAppAuthState } from "./auth-state.js";
@@ -5,6 +6,7 @@ import { baileysLogger } from "./baileys-logger.js";
 import type { WhatsAppConfig } from "./config.js";
 import { type BotIdentity, botIdentityOf } from "./jids.js";
 import { loggedOutDetail, notLinkedDetail, unlinkedError } from "./linking.js";
+import { loginInProgress, mayCompleteLogin } from "./login-lock.js";
 import { disconnectCode, openSocket, type WASocket } from "./socket.js";
 
 export interface ConnectionOptions {
@@ -43,6 +45,9 @@ export class WhatsAppConnection {
   #timer: NodeJS.Timeout | undefined;
   /** start() gave up waiting for the first connection: "connecting" now reads as degraded. */
   #waitedOut = false;
+  /** Watches the auth directory while no device is linked, to connect once a login finishes. */
+  #linkWatcher: FSWatcher | undefined;
+  #checkingLink: Promise<void> | undefined;
   readonly #listeners = new Set<() => void>();
 
   constructor(private readonly options: ConnectionOptions) {}
@@ -58,9 +63,10 @@ export class WhatsAppConnection {
     this.#restarts = 0;
     this.#auth = await openAuthState(this.options.authDir, baileysLogger(logger));
     const { creds } = this.#auth.state;
-    if (!isLinked(creds)) {
+    if (!isLinked(creds) || (await loginInProgress(this.options.authDir))) {
       this.#setPhase("not-linked", notLinkedDetail(this.options.accountId));
       logger.warn({ authDir: this.options.authDir }, `whatsapp: ${this.#detail}`);
+      this.#watchForLink();
       return;
     }
     this.#identity = botIdentityOf(creds.me, this.options.channel, this.options.accountId);
@@ -77,6 +83,9 @@ export class WhatsAppConnection {
   async stop(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#linkWatcher?.close();
+    this.#linkWatcher = undefined;
+    await this.#checkingLink;
     const socket = this.#socket;
     this.#socket = undefined;
     this.#setPhase("stopped", undefined);
@@ -211,6 +220,63 @@ export class WhatsAppConnection {
       await this.#auth?.clear();
     } catch (error) {
       this.options.logger.warn({ err: error }, "whatsapp: could not delete the logged-out credentials");
+    }
+    this.#watchForLink();
+  }
+
+  /**
+   * Waits for `chorus channels login` to link this account while the gateway runs: the login
+   * writes the credentials into the watched directory and removes its lock when it is done.
+   */
+  #watchForLink(): void {
+    if (this.#linkWatcher) return;
+    try {
+      this.#linkWatcher = watch(this.options.authDir, { persistent: false }, (_event, file) => {
+        if (mayCompleteLogin(file === null ? null : String(file))) this.#checkLink();
+      });
+    } catch (error) {
+      this.options.logger.warn({ err: error }, "whatsapp: cannot watch for a login; restart the gateway after linking");
+      return;
+    }
+    this.#linkWatcher.on("error", (error) => {
+      this.options.logger.warn(
+        { err: error },
+        "whatsapp: stopped watching for a login; restart the gateway after linking",
+      );
+      this.#linkWatcher?.close();
+      this.#linkWatcher = undefined;
+    });
+  }
+
+  /** One check at a time; a burst of file events while one runs is answered by one more check. */
+  #checkLink(): void {
+    if (this.#checkingLink) {
+      this.#checkingLink = this.#checkingLink.then(() => this.#tryLinked());
+      return;
+    }
+    this.#checkingLink = this.#tryLinked().finally(() => {
+      this.#checkingLink = undefined;
+    });
+  }
+
+  async #tryLinked(): Promise<void> {
+    if (!this.#linkWatcher || (this.#phase !== "not-linked" && this.#phase !== "logged-out")) return;
+    const { authDir, logger } = this.options;
+    try {
+      if (await loginInProgress(authDir)) return;
+      const auth = await openAuthState(authDir, baileysLogger(logger));
+      if (!isLinked(auth.state.creds) || !this.#linkWatcher) return;
+      this.#linkWatcher.close();
+      this.#linkWatcher = undefined;
+      this.#auth = auth;
+      this.#identity = botIdentityOf(auth.state.creds.me, this.options.channel, this.options.accountId);
+      this.#attempt = 0;
+      this.#restarts = 0;
+      logger.info({ account: this.#identity?.e164 }, "whatsapp: linked; connecting");
+      this.#setPhase("connecting", `linked; connecting to ${this.options.config.waWebSocketUrl}`);
+      this.#connect();
+    } catch (error) {
+      logger.warn({ err: error }, "whatsapp: could not read the credentials a login wrote");
     }
   }
 

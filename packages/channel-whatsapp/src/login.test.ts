@@ -6,7 +6,7 @@ import { eventually, startChannel, validatePluginConfig, waitFor } from "@chorus
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { saveLinkedCreds } from "./auth-state.js";
 import type { WhatsAppConfig } from "./config.js";
-import { ANN, BOT } from "./fixtures/wire-messages.js";
+import { ANN, BOT, pnJid } from "./fixtures/wire-messages.js";
 import { messageEvent, PATIENCE, removeStateDir, WIRE_TEST_TIMEOUT, wireConfig } from "./fixtures/wire-session.js";
 import { whatsappChannel } from "./index.js";
 import { createFakeWhatsApp, type FakeWhatsApp } from "./testing/index.js";
@@ -69,6 +69,58 @@ describe("linking the account", () => {
       expect(running.instance.identity?.()).toMatchObject({ id: `${BOT.phone}@s.whatsapp.net`, e164: `+${BOT.phone}` });
       const key = fake.personSends({ from: ANN.phone, text: "welcome aboard" });
       expect((await messageEvent(running, key.id)).text).toBe("welcome aboard");
+    },
+    WIRE_TEST_TIMEOUT,
+  );
+
+  it(
+    "an instance already running unlinked connects by itself once the login has finished",
+    async () => {
+      const running = await startChannel(whatsappChannel, { config: wireConfig(fake), stateDir });
+      stops.push(() => running.stop());
+      expect(running.instance.status()).toMatchObject({
+        state: "stopped",
+        detail: expect.stringMatching(/^not linked/),
+      });
+
+      const { ctx, qrs, lines } = await loginContext();
+      const linking = login(ctx);
+      const qr = await waitFor(() => qrs[0], { ...PATIENCE, message: "the first QR code" });
+      await fake.scanQr(qr);
+      await linking;
+      expect(lines).toContain(
+        "A running gateway connects this account by itself; otherwise start it with `chorus start`.",
+      );
+      // The login logged in once (after the 515 restart); the running instance makes the second.
+      await eventually(() => expect(running.instance.status().state).toBe("running"), PATIENCE);
+      expect(fake.logins).toBe(2);
+      expect(running.instance.identity?.()).toMatchObject({ e164: `+${BOT.phone}` });
+      const key = fake.personSends({ from: ANN.phone, text: "you are live" });
+      expect((await messageEvent(running, key.id)).text).toBe("you are live");
+    },
+    WIRE_TEST_TIMEOUT,
+  );
+
+  it(
+    "after WhatsApp logged the device out, linking again brings the running instance back",
+    async () => {
+      await saveLinkedCreds(stateDir, fake.linkedCreds());
+      const running = await startChannel(whatsappChannel, { config: wireConfig(fake), stateDir });
+      stops.push(() => running.stop());
+      expect(running.instance.status().state).toBe("running");
+      fake.logOut();
+      await eventually(() => expect(running.instance.status().detail).toMatch(/^logged out: /), PATIENCE);
+      await eventually(async () => expect(await readdir(join(stateDir, "auth"))).not.toContain("creds.json"), PATIENCE);
+
+      const { ctx, qrs } = await loginContext();
+      const linking = login(ctx);
+      await fake.scanQr(await waitFor(() => qrs[0], { ...PATIENCE, message: "the first QR code" }));
+      await linking;
+      await eventually(() => expect(running.instance.status().state).toBe("running"), PATIENCE);
+      // The logged-out device 1 stays refused; the new link is device 2.
+      expect(fake.linkedDevices()).toEqual([2]);
+      const ref = await running.instance.send({ id: pnJid(ANN) }, { text: "back again" });
+      expect(fake.botMessages(pnJid(ANN)).map((m) => m.id)).toEqual([ref.messageId]);
     },
     WIRE_TEST_TIMEOUT,
   );

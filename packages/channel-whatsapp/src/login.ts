@@ -5,6 +5,7 @@ import { baileysLogger } from "./baileys-logger.js";
 import type { WhatsAppConfig } from "./config.js";
 import { toWhatsAppError } from "./errors.js";
 import { botIdentityOf, phoneDigits } from "./jids.js";
+import { holdLoginLock } from "./login-lock.js";
 import { disconnectCode, openSocket } from "./socket.js";
 
 /** Restarts WhatsApp may ask for during one login (one is normal: right after pairing). */
@@ -31,22 +32,31 @@ export async function linkAccount(ctx: ChannelLoginContext<WhatsAppConfig>): Pro
     );
     return { account: linked.e164 };
   }
-  if (auth.state.creds.me) {
-    // A pairing code that was never entered leaves half-made credentials; start clean.
-    await auth.clear();
-    auth = await openAuthState(dir, baileysLogger(ctx.logger));
-  }
-  const state = { pairingRequested: false, codesShown: 0 };
-  for (let restarts = 0; ; restarts++) {
-    const attempt = await connectOnce(ctx, auth, phone, state);
-    if ("done" in attempt) return attempt.done;
-    if (restarts >= MAX_RESTARTS) {
-      throw new ChorusError("E_PLATFORM", "WhatsApp kept asking to restart the connection while linking", {
-        retryable: true,
-        hint: "Run the command again.",
-      });
+  const release = await holdLoginLock(dir);
+  try {
+    if (auth.state.creds.me) {
+      // A pairing code that was never entered leaves half-made credentials; start clean.
+      await auth.clear();
+      auth = await openAuthState(dir, baileysLogger(ctx.logger));
     }
-    ctx.logger.debug({ restarts: restarts + 1 }, "whatsapp: restarting the connection after pairing");
+    const state = { pairingRequested: false, codesShown: 0 };
+    for (let restarts = 0; ; restarts++) {
+      const attempt = await connectOnce(ctx, auth, phone, state);
+      if ("done" in attempt) {
+        ctx.print("A running gateway connects this account by itself; otherwise start it with `chorus start`.");
+        return attempt.done;
+      }
+      if (restarts >= MAX_RESTARTS) {
+        throw new ChorusError("E_PLATFORM", "WhatsApp kept asking to restart the connection while linking", {
+          retryable: true,
+          hint: "Run the command again.",
+        });
+      }
+      ctx.logger.debug({ restarts: restarts + 1 }, "whatsapp: restarting the connection after pairing");
+    }
+  } finally {
+    // Only now, with the login's socket ended and the credentials written, may a gateway connect.
+    await release();
   }
 }
 

@@ -32,7 +32,7 @@ describe("an account without a linked device", () => {
       expect(instance.status()).toEqual({
         state: "stopped",
         detail:
-          "not linked: run `chorus channels login whatsapp --account work` and scan the QR code with WhatsApp on your phone, then restart the gateway",
+          "not linked: run `chorus channels login whatsapp --account work` and scan the QR code with WhatsApp on your phone; this account connects as soon as it is linked",
       });
       expect(instance.identity?.()).toBeUndefined();
       const sending = instance.send({ id: "15551230001@s.whatsapp.net" }, { text: "hello" });

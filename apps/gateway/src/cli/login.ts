@@ -79,9 +79,7 @@ export async function loginCommand(channelId: string, options: LoginOptions, io:
     });
     await Promise.all(pending);
     const where = accountId === "default" ? "" : ` (account ${accountId})`;
-    out(
-      `Linked ${plugin.label}${where} as ${result.account}. A running gateway picks it up on its next start: chorus start\n`,
-    );
+    out(`Linked ${plugin.label}${where} as ${result.account}.\n`);
   } finally {
     process.off("SIGINT", onSigint);
   }
