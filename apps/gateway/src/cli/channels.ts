@@ -8,6 +8,8 @@ interface RunningChannel {
   account: string;
   status: { state: string; detail?: string };
   capabilities: { reactions: Record<string, unknown> };
+  /** Absent from gateways older than this CLI. */
+  webhooks?: string[];
 }
 
 /** `chorus channels`: installed channel plugins, which are configured, and their live status. */
@@ -23,11 +25,13 @@ export async function channelsCommand(options: {
   let running: RunningChannel[] | undefined;
   // A gateway that answers but refuses (a wrong token, …) is an error to show, not "not running".
   let refused: ChorusError | undefined;
+  let gatewayUrl: string | undefined;
   try {
     const endpoint = await gatewayEndpoint(ctx, {
       ...(options.url ? { url: options.url } : {}),
       ...(options.token ? { token: options.token } : {}),
     });
+    gatewayUrl = endpoint.url;
     running = (await callGateway<{ channels: RunningChannel[] }>(endpoint, "GET", "/v1/channels")).channels;
   } catch (error) {
     if (!isUnreachable(error)) refused = toChorusError(error);
@@ -57,11 +61,10 @@ export async function channelsCommand(options: {
     process.stdout.write(
       `${row.id.padEnd(12)} ${`${row.packageName}${row.version ? `@${row.version}` : ""}`.padEnd(40)} ${row.configured ? "configured" : "not configured"}${state ? `  ${state}` : ""}${flags ? `  reactions: ${flags}` : ""}\n`,
     );
-    for (const live of row.live) {
-      if (row.id === "webchat" || !running) continue;
-      process.stdout.write(
-        `${"".padEnd(13)}webhooks under ${`${config.gateway.publicUrl ?? "<gateway URL>"}/hooks/${row.id}/`} (${live.account})\n`,
-      );
+    // Only channels the platform calls have webhooks; those connecting out (WhatsApp, Discord) list none.
+    const base = (config.gateway.publicUrl ?? gatewayUrl ?? "").replace(/\/$/, "");
+    for (const path of new Set(row.live.flatMap((live) => live.webhooks ?? []))) {
+      process.stdout.write(`${"".padEnd(13)}webhook ${base}${path}\n`);
     }
   }
   if (!running && !refused) {

@@ -13,6 +13,8 @@ export interface ChannelView {
   label: string;
   status: { state: string; detail?: string; restarts: number };
   capabilities: unknown;
+  /** Webhook paths the channel registered (none for channels that connect out, like WhatsApp or Discord). */
+  webhooks: string[];
 }
 
 export interface HttpAppOptions {

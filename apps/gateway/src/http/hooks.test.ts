@@ -21,6 +21,16 @@ describe("HookRegistry", () => {
     expect(await (await hooks.find("POST", "/hooks/imessage/default")?.(new Request("http://x/")))?.text()).toBe("new");
   });
 
+  it("lists one channel's paths once each, not a neighbour whose id starts the same", () => {
+    const hooks = new HookRegistry();
+    hooks.register("acme", "GET", "/ping", () => new Response("ok"));
+    hooks.register("acme", "POST", "/ping", () => new Response("ok"));
+    hooks.register("acme", "POST", "/", () => new Response("ok"));
+    hooks.register("acme2", "POST", "/in", () => new Response("ok"));
+    expect(hooks.pathsOf("acme")).toEqual(["/hooks/acme", "/hooks/acme/ping"]);
+    expect(hooks.pathsOf("whatsapp")).toEqual([]);
+  });
+
   it("refuses query strings and fragments in a route path", () => {
     expect(() => hookPath("telegram", "/hook?secret=1")).toThrow("webhook path must not contain ? or #");
     expect(hookPath("telegram", "/")).toBe("/hooks/telegram");

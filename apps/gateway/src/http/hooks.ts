@@ -19,6 +19,15 @@ export class HookRegistry {
   paths(): string[] {
     return [...this.#routes.keys()].sort();
   }
+
+  /** The paths one channel registered (any method), sorted: what the platform must be told. */
+  pathsOf(channel: string): string[] {
+    const prefix = hookPath(channel, "/");
+    const paths = [...this.#routes.keys()]
+      .map((key) => key.slice(key.indexOf(" ") + 1))
+      .filter((path) => path === prefix || path.startsWith(`${prefix}/`));
+    return [...new Set(paths)].sort();
+  }
 }
 
 /** `/hooks/<channel>/<path>` with exactly one slash between parts and none at the end. */

@@ -171,6 +171,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         label: e.plugin.label,
         status: e.supervisor.status(),
         capabilities: e.plugin.capabilities,
+        webhooks: e.plugin.id === "webchat" ? [] : hooks.pathsOf(e.plugin.id),
       })),
     ...(registry.all().some((e) => e.plugin.id === "webchat")
       ? { webchat: { page: () => webchatPage({ title: hub.title }), csp: webchatPageCsp } }

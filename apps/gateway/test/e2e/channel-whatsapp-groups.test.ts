@@ -16,6 +16,7 @@ import { CONTEXT_MARKER, CURRENT_MARKER } from "../../src/groups/history.js";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { readSessions, requestWith, systemOf, userOf } from "../support/groups-a-world.js";
+import { runChorus } from "../support/loading-cli.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-whatsapp", import.meta.url));
 /** Real Signal crypto in Baileys and in the fake, on a shared 2-core machine. */
@@ -85,6 +86,18 @@ describe("WhatsApp groups through the real gateway process", () => {
     await model?.close();
     await wa?.close();
     if (home) await removeHome(home);
+  });
+
+  it("chorus channels shows the account connected as the bot's number, with no webhook (WhatsApp is dialled out)", async () => {
+    const run = await runChorus(["channels", "--url", gateway?.url ?? "", "--token", gateway?.token ?? ""], {
+      home: home as string,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^whatsapp +@chorus\/channel-whatsapp@\S+ +configured {2}default: running \(connected as \+15550001000/m,
+    );
+    expect(run.stdout).toContain("reactions: clearAll, singleSlot");
+    expect(run.stdout).not.toContain("webhook");
   });
 
   it("an unmentioned message waits; a mention by phone-number JID brings it, the reply quotes the trigger and the reaction lands", async () => {

@@ -63,13 +63,16 @@ describe("the CLI against a running gateway (webchat + acme; endpoint and token 
     ]);
   });
 
-  it("chorus channels: one line per channel with status and reaction flags, and the webhook prefix", async () => {
+  it("chorus channels: one line per channel with status and reaction flags, and its webhook URLs", async () => {
     const run = await chorus("channels");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
       /^acme +chorus-channel-acme@1\.2\.0 +configured {2}default: running \(greeting hi\) {2}reactions: clearAll, list$/m,
     );
-    expect(run.stdout).toContain("webhooks under <gateway URL>/hooks/acme/ (default)");
+    // The URLs to give the platform: what acme registered, on the running gateway's address.
+    expect(run.stdout).toContain(`webhook ${gateway.url}/hooks/acme/explode\n`);
+    expect(run.stdout).toContain(`webhook ${gateway.url}/hooks/acme/ping\n`);
+    expect(run.stdout).not.toMatch(/webhook .*\/hooks\/webchat/);
     expect(run.stdout).not.toContain("not running");
   });
 
