@@ -15,9 +15,12 @@ for (let i = 0; i < CONVERSATIONS; i++) await harness.message(i); // warm-up: cr
 const samples: DispatchSample[] = [];
 for (let i = 0; i < MESSAGES; i++) samples.push(await harness.message(i % CONVERSATIONS));
 const expected = CONVERSATIONS + MESSAGES;
-if (harness.channel.counts.sent !== expected || harness.channel.counts.reactions !== expected) {
+// Every turn: the demo's reply and 👍; every group turn also places the 👀 ack and takes it back.
+const groupTurns = expected - expected / DIRECT_EVERY;
+const expectedReactions = expected + 2 * groupTurns;
+if (harness.channel.counts.sent !== expected || harness.channel.counts.reactions !== expectedReactions) {
   throw new Error(
-    `expected ${expected} replies and 👍 reactions, the channel saw ${JSON.stringify(harness.channel.counts)}`,
+    `expected ${expected} replies and ${expectedReactions} reaction calls (👍 per turn, 👀 on and off per group turn), the channel saw ${JSON.stringify(harness.channel.counts)}`,
   );
 }
 

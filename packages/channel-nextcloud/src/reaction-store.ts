@@ -11,6 +11,8 @@ const LIMIT = 5_000;
  */
 export class ReactionStore {
   #byMessage = new Map<string, string[]>();
+  /** Writes run one after another, each with the record as it was when it was asked for. */
+  #writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly stateDir: string) {}
 
@@ -43,9 +45,15 @@ export class ReactionStore {
     this.#byMessage.delete(key);
     this.#byMessage.set(key, [...list, emoji]);
     if (this.#byMessage.size > LIMIT) this.#byMessage.delete(this.#byMessage.keys().next().value as string);
-    await mkdir(this.stateDir, { recursive: true });
-    const path = join(this.stateDir, FILE);
-    await writeFile(`${path}.tmp`, JSON.stringify(Object.fromEntries(this.#byMessage)));
-    await rename(`${path}.tmp`, path);
+    const text = JSON.stringify(Object.fromEntries(this.#byMessage));
+    const write = async () => {
+      await mkdir(this.stateDir, { recursive: true });
+      const path = join(this.stateDir, FILE);
+      await writeFile(`${path}.tmp`, text);
+      await rename(`${path}.tmp`, path);
+    };
+    const written = this.#writing.then(write, write);
+    this.#writing = written.catch(() => undefined);
+    await written;
   }
 }

@@ -57,6 +57,26 @@ describe("waiting for WhatsApp's ack", () => {
   );
 
   it(
+    "an ack error of 500 or more is retryable; 463 says the account is restricted",
+    async () => {
+      s = await openWireSession();
+      s.fake.failNextMessage({ kind: "refuse", error: 503 });
+      await expect(s.channel.instance.send({ id: s.ann.jid }, { text: "busy" })).rejects.toMatchObject({
+        code: "E_PLATFORM",
+        retryable: true,
+      });
+      s.fake.failNextMessage({ kind: "refuse", error: 463 });
+      await expect(s.channel.instance.send({ id: s.ann.jid }, { text: "restricted" })).rejects.toMatchObject({
+        code: "E_PLATFORM",
+        retryable: false,
+        hint: expect.stringContaining("restricted"),
+      });
+      expect(messageStanzas()).toHaveLength(2);
+    },
+    WIRE_TEST_TIMEOUT,
+  );
+
+  it(
     "no ack within ackTimeoutMs: a retryable failure, and no second copy (the first did arrive)",
     async () => {
       s = await openWireSession({ config: { ackTimeoutMs: 500 } });

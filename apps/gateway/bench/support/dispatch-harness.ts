@@ -6,7 +6,6 @@ import { pino } from "pino";
 import { DemoLanguageModel, type LanguageModelV3CallOptions } from "../../src/agent/index.js";
 import { agentFor, parseConfig, resolveAgents } from "../../src/config/index.js";
 import { PairingStore } from "../../src/groups/pairing.js";
-import { sessionsDir } from "../../src/home.js";
 import { createLogger } from "../../src/log.js";
 import { SystemEvents } from "../../src/reactions/index.js";
 import { type ChannelEntry, ChannelRegistry } from "../../src/runtime/channel-registry.js";
@@ -15,7 +14,7 @@ import { InboundRouter } from "../../src/runtime/inbound.js";
 import { MessageToolExecutor } from "../../src/runtime/message-tool.js";
 import { ChannelSupervisor } from "../../src/runtime/supervisor.js";
 import { type TurnRequest, TurnRunner } from "../../src/runtime/turn.js";
-import { SessionStore, TranscriptStore, TurnQueue } from "../../src/sessions/index.js";
+import { OpenedSessions, TurnQueue } from "../../src/sessions/index.js";
 import { EventDeduper, MessageIndex } from "../../src/state/index.js";
 import { BENCH_CHANNEL_ID, type BenchChannel, createBenchChannel } from "./bench-channel.js";
 
@@ -86,16 +85,8 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
   const registry = new ChannelRegistry();
   const index = new MessageIndex({ dir: join(home, "state", "message-index") });
   const queue = new TurnQueue({ maxConcurrent: config.agents.defaults.maxConcurrentTurns });
-  const stores = new Map<string, Promise<{ store: SessionStore; transcripts: TranscriptStore }>>();
-  const sessionsOf = (agentId: string) => {
-    let entry = stores.get(agentId);
-    if (!entry) {
-      const dir = sessionsDir(home, agentId);
-      entry = SessionStore.open(dir).then((store) => ({ store, transcripts: new TranscriptStore(dir) }));
-      stores.set(agentId, entry);
-    }
-    return entry;
-  };
+  const sessions = new OpenedSessions(home);
+  const sessionsOf = sessions.of;
   const tools = new MessageToolExecutor(registry, index);
   const systemEvents = new SystemEvents();
   const turns = new CommitSignallingTurnRunner({ config, sessionsOf, tools, systemEvents, logger });
@@ -140,7 +131,8 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
   const originalGenerate = DemoLanguageModel.prototype.doGenerate;
   DemoLanguageModel.prototype.doGenerate = function timedGenerate(this: DemoLanguageModel, call) {
     const at = performance.now();
-    if (waiting && waiting.modelAt === undefined && lastUserText(call) === waiting.text) waiting.modelAt = at;
+    // A group turn wraps the text (sender name, `[from: …]` marker), so look for it inside.
+    if (waiting && waiting.modelAt === undefined && lastUserText(call)?.includes(waiting.text)) waiting.modelAt = at;
     return originalGenerate.call(this, call);
   };
   await supervisor.start();
@@ -190,7 +182,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
       await queue.drain(10_000);
       await supervisor.stop();
       await index.flush();
-      for (const pending of stores.values()) await (await pending).store.flush();
+      await sessions.flush();
       await rm(home, { recursive: true, force: true });
     },
   };

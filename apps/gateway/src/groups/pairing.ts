@@ -26,13 +26,17 @@ export interface PairingSender {
   e164?: string;
 }
 
-/** A code waiting for the owner's `chorus pairing approve`. */
-export interface PendingPairing {
+/** A sender of one channel account, as pending and approved entries name them. */
+interface PairingSubject {
   channel: string;
   accountId: string;
   senderId: string;
   name?: string;
   e164?: string;
+}
+
+/** A code waiting for the owner's `chorus pairing approve`. */
+export interface PendingPairing extends PairingSubject {
   code: string;
   /** ISO timestamps. */
   createdAt: string;
@@ -40,12 +44,7 @@ export interface PendingPairing {
 }
 
 /** A sender the owner approved: may send direct messages on that channel account. */
-export interface PairingEntry {
-  channel: string;
-  accountId: string;
-  senderId: string;
-  name?: string;
-  e164?: string;
+export interface PairingEntry extends PairingSubject {
   /** The code that was approved. */
   code: string;
   approvedAt: string;

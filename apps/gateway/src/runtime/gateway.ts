@@ -11,13 +11,13 @@ import {
   validatePluginConfig,
 } from "../config/index.js";
 import { PairingStore, pairingFilePath } from "../groups/pairing.js";
-import { type ChorusPaths, channelStateDir, sessionsDir } from "../home.js";
+import { type ChorusPaths, channelStateDir } from "../home.js";
 import { createHttpApp } from "../http/app.js";
 import { HookRegistry, hookPath } from "../http/hooks.js";
 import { type ListeningServer, listen } from "../http/server.js";
 import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
 import { SystemEvents } from "../reactions/index.js";
-import { SessionStore, TranscriptStore, TurnQueue } from "../sessions/index.js";
+import { OpenedSessions, TurnQueue } from "../sessions/index.js";
 import { EventDeduper, MessageIndex } from "../state/index.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
 import { restartBackoffFromEnv } from "./backoff.js";
@@ -97,16 +97,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const index = new MessageIndex({ dir: join(paths.state, "message-index") });
   const queue = new TurnQueue({ maxConcurrent: config.agents.defaults.maxConcurrentTurns });
   const tools = new MessageToolExecutor(registry, index);
-  const stores = new Map<string, Promise<{ store: SessionStore; transcripts: TranscriptStore }>>();
-  const sessionsOf = (agentId: string) => {
-    let entry = stores.get(agentId);
-    if (!entry) {
-      const dir = sessionsDir(paths.home, agentId);
-      entry = SessionStore.open(dir).then((store) => ({ store, transcripts: new TranscriptStore(dir) }));
-      stores.set(agentId, entry);
-    }
-    return entry;
-  };
+  const sessions = new OpenedSessions(paths.home);
+  const sessionsOf = sessions.of;
   const systemEvents = new SystemEvents();
   const turns = new TurnRunner({ config, sessionsOf, tools, systemEvents, logger });
   const gate = new MessageGate({ config, pairing: await PairingStore.open(pairingFilePath(paths)) });
@@ -200,7 +192,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         await socket.close();
         await server.close();
         await index.flush();
-        for (const pending of stores.values()) await (await pending).store.flush();
+        await sessions.flush();
         await hub.close();
       })().catch((error: unknown) => {
         logger.error({ err: toChorusError(error).message }, "unclean shutdown");

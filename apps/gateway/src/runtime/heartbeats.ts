@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { ResolvedAgent } from "../config/index.js";
 import type { GatewayConfig } from "../config/schema.js";
 import { DEFAULT_HEARTBEAT_PROMPT, HeartbeatScheduler } from "../groups/heartbeat.js";
-import type { SessionStore, TranscriptStore, TurnQueue } from "../sessions/index.js";
+import type { AgentSessions, TurnQueue } from "../sessions/index.js";
 import type { ChannelRegistry } from "./channel-registry.js";
 import type { TurnRunner } from "./turn.js";
 
@@ -10,7 +10,7 @@ export interface HeartbeatDeps {
   config: GatewayConfig;
   agents: readonly ResolvedAgent[];
   registry: ChannelRegistry;
-  sessionsOf(agentId: string): Promise<{ store: SessionStore; transcripts: TranscriptStore }>;
+  sessionsOf(agentId: string): Promise<AgentSessions>;
   queue: TurnQueue;
   turns: TurnRunner;
   logger: Logger;

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { ResolvedAgent } from "../config/index.js";
 import type { GatewayConfig } from "../config/schema.js";
 import { reactionEventText, shouldNotify } from "../reactions/index.js";
-import { type SessionStore, sessionKeyFor, type TranscriptStore, type TurnQueue } from "../sessions/index.js";
+import { type AgentSessions, sessionKeyFor, type TurnQueue } from "../sessions/index.js";
 import type { EventDeduper, MessageIndex } from "../state/index.js";
 import type { ChannelEntry } from "./channel-registry.js";
 import { type MessageGate, sessionInit } from "./gate.js";
@@ -13,7 +13,7 @@ import type { TurnRunner } from "./turn.js";
 export interface InboundRouterOptions {
   config: GatewayConfig;
   agentFor(entry: ChannelEntry): ResolvedAgent;
-  sessionsOf(agentId: string): Promise<{ store: SessionStore; transcripts: TranscriptStore }>;
+  sessionsOf(agentId: string): Promise<AgentSessions>;
   index: MessageIndex;
   deduper: EventDeduper;
   queue: TurnQueue;

@@ -12,7 +12,7 @@ import { buildSystemPrompt, runTurn, type TurnResult } from "../agent/index.js";
 import type { ResolvedAgent } from "../config/index.js";
 import type { GatewayConfig } from "../config/schema.js";
 import { TurnReactions } from "../reactions/index.js";
-import type { SessionInit, SessionStore, TranscriptEntry, TranscriptStore } from "../sessions/index.js";
+import type { AgentSessions, SessionInit, TranscriptEntry } from "../sessions/index.js";
 import type { ChannelEntry } from "./channel-registry.js";
 import type { MessageToolExecutor, TurnScope } from "./message-tool.js";
 import { systemText } from "./turn-prompt.js";
@@ -22,7 +22,7 @@ export const NO_REPLY = /^\s*no_reply\s*$/i;
 
 export interface TurnRunnerOptions {
   config: GatewayConfig;
-  sessionsOf(agentId: string): Promise<{ store: SessionStore; transcripts: TranscriptStore }>;
+  sessionsOf(agentId: string): Promise<AgentSessions>;
   tools: MessageToolExecutor;
   /** Notes for a session's next turn (reaction notifications). */
   systemEvents: { drain(sessionKey: string): string[] };

@@ -1,3 +1,4 @@
+export { type AgentSessions, OpenedSessions } from "./agent-sessions.js";
 export {
   assertSessionEntry,
   type ReadSessions,

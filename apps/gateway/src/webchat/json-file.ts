@@ -1,15 +1,13 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { ChorusError, type Logger } from "@chorus/core";
 import type { z } from "zod";
+import { setCorruptFileAside, writeFileAtomic } from "../state/index.js";
 
 export interface JsonFileOptions {
   /** How long changes are collected before one write; default 50 ms. */
   delayMs?: number;
   logger: Logger;
 }
-
-let tempCounter = 0;
 
 /**
  * A JSON document on disk, written atomically (temp file + rename) and coalesced: many changes
@@ -36,7 +34,7 @@ export class CoalescedJsonFile<T> {
 
   /**
    * Reads and validates the file; undefined when it does not exist. A file that is not valid is
-   * moved aside to `<name>.corrupt-<time>` (and logged) so the next write starts clean.
+   * moved aside to `<name>.corrupt-<timestamp>` (and logged) so the next write starts clean.
    */
   async read(schema: z.ZodType<T>): Promise<T | undefined> {
     let text: string;
@@ -54,8 +52,7 @@ export class CoalescedJsonFile<T> {
     } catch (error) {
       problem = `not JSON (${(error as Error).message})`;
     }
-    const aside = `${this.#path}.corrupt-${Date.now()}`;
-    await rename(this.#path, aside);
+    const aside = await setCorruptFileAside(this.#path);
     this.#logger.warn({ file: this.#path, movedTo: aside, problem }, "state file is not valid; starting empty");
     return undefined;
   }
@@ -105,14 +102,9 @@ export class CoalescedJsonFile<T> {
   }
 
   async #write(text: string): Promise<void> {
-    const dir = dirname(this.#path);
-    const temp = join(dir, `.${basename(this.#path)}.${process.pid}.${++tempCounter}.tmp`);
     try {
-      await mkdir(dir, { recursive: true });
-      await writeFile(temp, text, "utf8");
-      await rename(temp, this.#path);
+      await writeFileAtomic(this.#path, text);
     } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
       throw new ChorusError("E_PLATFORM", `cannot write ${this.#path}: ${(error as Error).message}`, {
         cause: error,
         hint: "Check that the state directory exists and is writable.",
