@@ -10,6 +10,8 @@ export interface ChorusPaths {
   plugins: string;
   /** Per channel+account state directories: `<home>/state/<channel>/<account>`. */
   state: string;
+  /** Per channel+account stores (`ctx.store`): `<home>/store/<channel>/<account>`. */
+  stores: string;
   /** The generated API token when `gateway.auth.token` is not set. */
   tokenFile: string;
 }
@@ -28,6 +30,7 @@ export function chorusPaths(home: string, env: NodeJS.ProcessEnv = process.env):
     config: configFromEnv ? resolve(configFromEnv) : join(home, "chorus.json"),
     plugins: join(home, "plugins"),
     state: join(home, "state"),
+    stores: join(home, "store"),
     tokenFile: join(home, "gateway-token"),
   };
 }
@@ -40,4 +43,14 @@ export function sessionsDir(home: string, agentId: string): string {
 /** The persistent state directory of one channel account. */
 export function channelStateDir(paths: ChorusPaths, channel: string, accountId: string): string {
   return join(paths.state, channel, accountId);
+}
+
+/** The store directory of one channel account (ids as safe directory names). */
+export function channelStoreDir(paths: ChorusPaths, channel: string, accountId: string): string {
+  return join(paths.stores, pathSegment(channel), pathSegment(accountId));
+}
+
+/** An id as one safe directory name: no separators, no `.`/`..`. */
+function pathSegment(value: string): string {
+  return encodeURIComponent(value).replace(/^\./u, "%2E");
 }

@@ -50,8 +50,17 @@ export {
   defineChannel,
   type HttpHandler,
   type HttpMethod,
+  type LoginOption,
   type OutboundMessage,
 } from "./plugin/plugin.js";
+export { mintRef, type RefParts, type RefScope } from "./plugin/ref-scope.js";
+export {
+  type ChannelStore,
+  MAX_STORE_KEY_LENGTH,
+  MAX_STORE_VALUE_BYTES,
+  type StoreEntry,
+  type StoreSetOptions,
+} from "./plugin/store.js";
 export {
   agentMayReact,
   NO_REACTIONS,
@@ -72,7 +81,6 @@ export type {
   ReactResult,
   SendResult,
 } from "./results.js";
-export { abortableDelay, parseRetryAfter, type RetryPolicy, retryDelay } from "./retry.js";
 export { splitText, type TextMeasure } from "./text/split.js";
 export { describeReactionRules } from "./tool/describe.js";
 export {

@@ -2,25 +2,35 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BoundedSet } from "@chorus/channel-kit";
+import { FileStore } from "@chorus/channel-kit/state";
 import {
   type ChannelContext,
   type ChannelInstance,
   type ChannelPlugin,
+  type ChannelStore,
   ChorusError,
   type HttpHandler,
   type HttpMethod,
   type InboundEvent,
   type Logger,
-  silentLogger,
 } from "@chorus/core";
 import { waitFor } from "./fake-server/index.js";
+import { LogRecorder } from "./log-recorder.js";
 
 export interface StartChannelOptions {
   /** The raw `channels.<id>` block; validated by the plugin's schema like the gateway does. */
   config: unknown;
   accountId?: string;
-  /** Defaults to a fresh temp directory. */
+  /** Defaults to a fresh temp directory, removed on stop. */
   stateDir?: string;
+  /**
+   * The account's store. By default a store on disk: next to a given `stateDir` (so a second
+   * `startChannel` on the same `stateDir` finds the same state, as after a gateway restart), else
+   * in the temp directory.
+   */
+  store?: ChannelStore;
+  /** Also receives every line the plugin logs (they are always recorded in `logs`). */
   logger?: Logger;
   /** Call `instance.start()` (default true). */
   start?: boolean;
@@ -28,15 +38,25 @@ export interface StartChannelOptions {
 
 /** A plugin instance running outside the gateway, with what it emitted and its webhook host. */
 export interface RunningChannel {
+  /** The current instance (a new one after `restart()`). */
   readonly instance: ChannelInstance;
   readonly ctx: ChannelContext<unknown>;
-  /** Every inbound event the instance emitted, in order. */
+  /** Every inbound event the instance emitted, in order, each `eventId` once (as the gateway keeps them). */
   readonly events: InboundEvent[];
+  /** Events dropped because their `eventId` had been emitted before (redeliveries). */
+  readonly duplicates: InboundEvent[];
+  /** Every line the plugin logged. */
+  readonly logs: LogRecorder;
   /** Base URL its `/hooks/<id>/…` routes are served on. */
   readonly hooksUrl: string;
+  /** The webhook routes the plugin registered (`POST /webhook`). */
+  readonly routes: readonly string[];
+  readonly store: ChannelStore;
   /** Resolves with the first emitted event (already emitted or future) that matches. */
   waitForEvent<E extends InboundEvent>(match: (event: InboundEvent) => event is E, timeoutMs?: number): Promise<E>;
   waitForEvent(match: (event: InboundEvent) => boolean, timeoutMs?: number): Promise<InboundEvent>;
+  /** Stops the instance and starts a new one on the same store, state dir and webhook host. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -53,16 +73,22 @@ export async function validatePluginConfig<T>(plugin: ChannelPlugin<T>, config: 
   return result.value;
 }
 
+/** Event ids remembered for deduplication, as the gateway remembers them. */
+const REMEMBERED_EVENTS = 10_000;
+
 /** Creates (and by default starts) a plugin instance the way the gateway would, for tests. */
 export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartChannelOptions): Promise<RunningChannel> {
   const config = await validatePluginConfig(plugin, options.config);
-  const ownStateDir = options.stateDir === undefined;
-  const stateDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), `chorus-${plugin.id}-`)));
+  const ownDir = options.stateDir === undefined ? await mkdtemp(join(tmpdir(), `chorus-${plugin.id}-`)) : undefined;
+  const stateDir = options.stateDir ?? join(ownDir as string, "state");
+  const store = options.store ?? new FileStore({ dir: join(stateDir, ".chorus-store"), warn: storeWarning });
   const routes = new Map<string, HttpHandler>();
   const events: InboundEvent[] = [];
-  const abort = new AbortController();
+  const duplicates: InboundEvent[] = [];
+  const seen = new BoundedSet<string>(REMEMBERED_EVENTS);
+  const logs = new LogRecorder(options.logger);
   const server = createServer((req, res) => {
-    void dispatch(routes, plugin.id, req).then(async (response) => {
+    void dispatch(routes, plugin.id, req, logs).then(async (response) => {
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     });
@@ -70,15 +96,23 @@ export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartCh
   await listen(server);
   const address = server.address();
   const hooksUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const accountId = options.accountId ?? "default";
 
-  const ctx: ChannelContext<T> = {
+  function storeWarning(message: string, error?: unknown): void {
+    logs.logger.warn({ err: error }, message);
+  }
+
+  const contextFor = (abort: AbortController): ChannelContext<T> => ({
     config,
-    accountId: options.accountId ?? "default",
+    accountId,
+    store,
     stateDir,
-    logger: options.logger ?? silentLogger,
+    logger: logs.logger,
     signal: abort.signal,
     emit: (event) => {
-      events.push(event);
+      // The gateway drops a repeat of an eventId per account; so does this host.
+      if (seen.add(event.eventId)) events.push(event);
+      else duplicates.push(event);
     },
     http: {
       route: (method: HttpMethod, path: string, handler: HttpHandler) => {
@@ -86,19 +120,31 @@ export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartCh
       },
       url: (path: string) => `${hooksUrl}/hooks/${plugin.id}${normalizePath(path)}`,
     },
-  };
+  });
   const closeServer = async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    // A temp state dir made here is removed with the instance; one the caller gave is theirs.
-    if (ownStateDir) await rm(stateDir, { recursive: true, force: true });
+    if (store instanceof FileStore) await store.flush();
+    // A temp dir made here is removed with the instance; a state dir the caller gave is theirs.
+    if (ownDir) await rm(ownDir, { recursive: true, force: true });
   };
-  let instance: ChannelInstance;
+  const launch = async (): Promise<{ instance: ChannelInstance; ctx: ChannelContext<T>; abort: AbortController }> => {
+    const abort = new AbortController();
+    const ctx = contextFor(abort);
+    try {
+      const instance = await plugin.create(ctx);
+      if (options.start !== false) await instance.start();
+      return { instance, ctx, abort };
+    } catch (error) {
+      abort.abort();
+      throw error;
+    }
+  };
+
+  let current: Awaited<ReturnType<typeof launch>>;
   try {
-    instance = await plugin.create(ctx);
-    if (options.start !== false) await instance.start();
+    current = await launch();
   } catch (error) {
-    abort.abort();
     await closeServer();
     throw error;
   }
@@ -107,16 +153,33 @@ export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartCh
     await waitFor(() => events.some(match), { timeoutMs });
     return events.find(match) as InboundEvent;
   };
+  const stopCurrent = async () => {
+    current.abort.abort();
+    await current.instance.stop();
+  };
   return {
-    instance,
-    ctx: ctx as ChannelContext<unknown>,
+    get instance() {
+      return current.instance;
+    },
+    get ctx() {
+      return current.ctx as ChannelContext<unknown>;
+    },
     events,
+    duplicates,
+    logs,
     hooksUrl,
+    get routes() {
+      return [...routes.keys()];
+    },
+    store,
     waitForEvent: waitForEvent as RunningChannel["waitForEvent"],
+    async restart() {
+      await stopCurrent();
+      current = await launch();
+    },
     async stop() {
-      abort.abort();
       try {
-        await instance.stop();
+        await stopCurrent();
       } finally {
         await closeServer();
       }
@@ -124,7 +187,12 @@ export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartCh
   };
 }
 
-async function dispatch(routes: Map<string, HttpHandler>, id: string, req: IncomingMessage): Promise<Response> {
+async function dispatch(
+  routes: Map<string, HttpHandler>,
+  id: string,
+  req: IncomingMessage,
+  logs: LogRecorder,
+): Promise<Response> {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const prefix = `/hooks/${id}`;
   const handler = url.pathname.startsWith(prefix)
@@ -139,7 +207,9 @@ async function dispatch(routes: Map<string, HttpHandler>, id: string, req: Incom
   try {
     return await handler(new Request(url, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) }));
   } catch (error) {
-    return Response.json({ error: (error as Error).message }, { status: 500 });
+    // The gateway answers a handler that throws with a bare 500 and logs the error; so does this host.
+    logs.logger.error({ err: error, path: url.pathname }, "webhook handler failed");
+    return Response.json({ error: "internal error" }, { status: 500 });
   }
 }
 

@@ -1,8 +1,21 @@
 export { type RunningChannel, type StartChannelOptions, startChannel, validatePluginConfig } from "./context.js";
 export { CONTRACT_CASES, type ContractCase } from "./contract/cases.js";
-export { CaseHarness } from "./contract/harness.js";
-export { type ContractSession, contractCasesFor, openContractSession, runReactionContract } from "./contract/run.js";
+export { EscapeWatch } from "./contract/escapes.js";
+export { FAULT_CASES } from "./contract/fault-cases.js";
+export { CaseHarness, type ChannelHarness } from "./contract/harness.js";
+export { INBOUND_CASES } from "./contract/inbound-cases.js";
 export {
+  type ContractSession,
+  channelCasesFor,
+  contractCasesFor,
+  openContractSession,
+  runChannelContract,
+  runReactionContract,
+} from "./contract/run.js";
+export { SECRET_CASES } from "./contract/secret-cases.js";
+export {
+  type ChannelContractFixture,
+  type ChannelContractOptions,
   type ContractCaseResult,
   type ContractEmoji,
   type ContractFixture,
@@ -11,4 +24,5 @@ export {
 } from "./contract/types.js";
 export { ContractViolation } from "./contract/violation.js";
 export * from "./fake-server/index.js";
+export { type LogLevel, type LogRecord, LogRecorder } from "./log-recorder.js";
 export * from "./memory/index.js";

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redactor } from "@chorus/channel-kit";
+import { MemoryStore } from "@chorus/channel-kit/state";
 import type { InboundMessageEvent } from "@chorus/core";
 import { pino } from "pino";
 import { DemoLanguageModel, type LanguageModelV3CallOptions } from "../../src/agent/index.js";
@@ -111,6 +113,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
     context: (signal) => ({
       config: {},
       accountId: "default",
+      store: new MemoryStore(),
       stateDir: join(home, "channels", BENCH_CHANNEL_ID, "default"),
       logger,
       signal,
@@ -124,6 +127,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
     accountId: "default",
     settings: { dmPolicy: "open", groupPolicy: "open" },
     supervisor,
+    redactor: new Redactor(),
   };
   registry.add(entry);
 

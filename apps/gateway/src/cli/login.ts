@@ -1,16 +1,18 @@
-import { ChorusError } from "@chorus/core";
+import { Redactor, secretsOf } from "@chorus/channel-kit";
+import { type ChannelPlugin, ChorusError } from "@chorus/core";
 import { pino } from "pino";
 import { channelAccounts, validatePluginConfig } from "../config/index.js";
 import { channelStateDir } from "../home.js";
 import { createLogger } from "../log.js";
 import { findChannel, loadChannelPlugin } from "../plugins/index.js";
+import { ChannelStores } from "../state/index.js";
 import { cliContext, discoverInstalledChannels } from "./context.js";
+import { parseLoginOptions } from "./login-options.js";
 import { renderQr } from "./qr.js";
 
 export interface LoginOptions {
   config?: string;
   account?: string;
-  phone?: string;
   verbose?: boolean;
 }
 
@@ -26,7 +28,13 @@ export interface LoginIo {
  * (WhatsApp): shows the QR code or pairing code and stores the credentials where the gateway's
  * instance of that account reads them.
  */
-export async function loginCommand(channelId: string, options: LoginOptions, io: LoginIo = {}): Promise<void> {
+export async function loginCommand(
+  channelId: string,
+  options: LoginOptions,
+  io: LoginIo = {},
+  /** The words after the channel that are the plugin's own login options (`--phone 4915…`). */
+  pluginWords: readonly string[] = [],
+): Promise<void> {
   const out = io.out ?? ((text: string) => process.stdout.write(text));
   const tty = io.tty ?? process.stdout.isTTY === true;
   const ctx = await cliContext(options, io.env);
@@ -52,6 +60,11 @@ export async function loginCommand(channelId: string, options: LoginOptions, io:
     );
   }
   const pluginConfig = await validatePluginConfig(plugin, account);
+  const pluginOptions = parseLoginOptions(plugin as ChannelPlugin<unknown>, pluginWords);
+  const logger = createLogger({ verbose: options.verbose === true, destination: pino.destination(2) }).child({
+    channel: channelId,
+    account: accountId,
+  });
   const abort = new AbortController();
   const onSigint = () => abort.abort(new ChorusError("E_AUTH", "login cancelled"));
   process.once("SIGINT", onSigint);
@@ -60,14 +73,13 @@ export async function loginCommand(channelId: string, options: LoginOptions, io:
     const result = await plugin.login({
       config: pluginConfig,
       accountId,
+      // The store and the state dir the gateway's instance of this account uses.
+      store: new ChannelStores(ctx.paths, logger).of(channelId, accountId),
       stateDir: channelStateDir(ctx.paths, channelId, accountId),
-      // Log lines go to stderr so they never break up the QR code on stdout.
-      logger: createLogger({ verbose: options.verbose === true, destination: pino.destination(2) }).child({
-        channel: channelId,
-        account: accountId,
-      }),
+      // Log lines go to stderr so they never break up the QR code on stdout; without secrets.
+      logger: new Redactor(secretsOf(pluginConfig, plugin.secretKeys)).logger(logger),
       signal: abort.signal,
-      options: options.phone !== undefined ? { phone: options.phone } : {},
+      options: pluginOptions,
       showQr: (data) => {
         pending.push(
           renderQr(data, tty).then((text) =>

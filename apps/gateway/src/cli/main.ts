@@ -48,22 +48,21 @@ program
   .option("--token <token>", "API token (default: CHORUS_TOKEN, gateway.auth.token or the generated one)")
   .action(channelsCommand)
   .command("login <channel>")
-  .description("link an account of a channel that logs in as a device (WhatsApp: QR code or pairing code)")
+  .description("link an account of a channel that logs in as a device (a QR code or a pairing code)")
   .option("--account <name>", "the account under channels.<id>.accounts (default: default)")
-  .option(
-    "--phone <number>",
-    "link with a pairing code for this phone number (country code first) instead of a QR code",
-  )
   .option("--config <path>", "config file")
   .option("--verbose", "debug logging (to stderr)")
+  // The channel declares its own options (WhatsApp: --phone); they are checked once it is loaded.
+  .allowUnknownOption()
+  .argument("[channel-options...]", "options the channel's login takes (an unknown one lists them)")
   .addHelpText(
     "after",
     "\nExamples:\n  chorus channels login whatsapp\n  chorus channels login whatsapp --account work --phone 4915123456789",
   )
-  .action(async (channel: string, _options: unknown, command: Command) => {
+  .action(async (channel: string, pluginWords: string[], _options: unknown, command: Command) => {
     const { loginCommand } = await import("./login.js");
     try {
-      await loginCommand(channel, command.optsWithGlobals());
+      await loginCommand(channel, command.optsWithGlobals(), {}, pluginWords);
     } catch (error) {
       reportError(error);
     }

@@ -1,4 +1,5 @@
 import { createLogger } from "../log.js";
+import { containChannelErrors } from "../runtime/containment.js";
 import { startGateway } from "../runtime/gateway.js";
 import { cliContext } from "./context.js";
 import { progress } from "./output.js";
@@ -14,6 +15,11 @@ export async function startCommand(options: {
   if (options.port !== undefined) ctx.loaded.config.gateway.port = options.port;
   if (options.bind !== undefined) ctx.loaded.config.gateway.bind = options.bind;
   const logger = createLogger({ verbose: options.verbose === true });
+  // A channel's stray rejection or timer exception restarts that channel; the gateway's own ends it.
+  containChannelErrors((error, how) => {
+    logger.fatal({ err: error, how }, "the gateway failed; exiting");
+    process.exit(1);
+  });
   if (!ctx.loaded.exists)
     progress(`No config at ${ctx.loaded.file}: starting the webchat with the offline demo agent.`);
   const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger });

@@ -1,12 +1,18 @@
 import { randomInt } from "node:crypto";
 import { mkdir, open, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import {
+  CorruptFileError,
+  defaultStateWarning,
+  ioError,
+  readJsonFile,
+  type StateWarningHandler,
+  setCorruptFileAside,
+  writeFileAtomic,
+} from "@chorus/channel-kit/state";
 import { ChorusError } from "@chorus/core";
 import { z } from "zod";
 import type { ChorusPaths } from "../home.js";
-import { ioError, readJsonFile, writeFileAtomic } from "../state/atomic-file.js";
-import { CorruptFileError, setCorruptFileAside } from "../state/corrupt-file.js";
-import { defaultStateWarning, type StateWarningHandler } from "../state/warnings.js";
 
 /** Letters and digits that cannot be mistaken for one another (no 0/O, 1/I/L). */
 export const PAIRING_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";

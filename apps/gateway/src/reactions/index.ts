@@ -1,5 +1,5 @@
 export { AckReactions, type AckReactionsOptions, type AckScope, ackApplies, type TurnOutcome } from "./ack.js";
-export { type ReactionNotifications, reactionEventText, type ShouldNotifyOptions, shouldNotify } from "./notify.js";
+export { type ReactionNotifications, reactionEventText, shouldNotify } from "./notify.js";
 export {
   STATUS_FALLBACKS,
   type StatusDisplay,

@@ -36,14 +36,6 @@ describe("shouldNotify", () => {
     expect(shouldNotify(onTheirs(undefined), {}, BOT)).toBe(false);
   });
 
-  it("own: uses targetFromBot when the plugin's ref does not say whose message it is", () => {
-    const settings = { reactionNotifications: "own" } as const;
-    expect(shouldNotify(onTheirs(undefined), settings, BOT, { targetFromBot: true })).toBe(true);
-    expect(shouldNotify(onTheirs(undefined), settings, BOT, { targetFromBot: false })).toBe(false);
-    // The plugin's own statement wins.
-    expect(shouldNotify(onTheirs(false), settings, BOT, { targetFromBot: true })).toBe(false);
-  });
-
   it("off: never", () => {
     expect(shouldNotify(reaction(), { reactionNotifications: "off" }, BOT)).toBe(false);
   });

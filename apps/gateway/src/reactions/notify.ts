@@ -4,11 +4,6 @@ import type { ChannelSettings } from "../config/schema.js";
 /** `channels.<id>.reactionNotifications`: which reactions people make reach the agent. */
 export type ReactionNotifications = NonNullable<ChannelSettings["reactionNotifications"]>;
 
-export interface ShouldNotifyOptions {
-  /** Whether the target is the bot's message, where the plugin's ref does not say (`fromBot` missing). */
-  targetFromBot?: boolean;
-}
-
 /**
  * Whether a reaction someone made becomes a system event for the agent (DESIGN §7):
  * `off` never, `own` (default) on the bot's messages, `all` always, `allowlist` when the actor's
@@ -18,7 +13,6 @@ export function shouldNotify(
   event: InboundReactionEvent,
   settings: Pick<ChannelSettings, "reactionNotifications" | "reactionAllowlist">,
   botId: string | undefined,
-  options: ShouldNotifyOptions = {},
 ): boolean {
   if (botId !== undefined && event.actor.id === botId) return false;
   const mode: ReactionNotifications = settings.reactionNotifications ?? "own";
@@ -26,7 +20,7 @@ export function shouldNotify(
     case "off":
       return false;
     case "own":
-      return (event.target.fromBot ?? options.targetFromBot) === true;
+      return event.target.fromBot === true;
     case "all":
       return true;
     case "allowlist":

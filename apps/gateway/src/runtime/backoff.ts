@@ -1,13 +1,7 @@
+import type { BackoffPolicy } from "@chorus/channel-kit";
 import { ChorusError } from "@chorus/core";
 
-/** How retries are spaced: the first delay, the cap, and how much of each delay is random. */
-export interface BackoffPolicy {
-  initialMs: number;
-  maxMs: number;
-  /** 0..1: how much of each delay is random (full jitter at 1). */
-  jitter: number;
-}
-
+/** How a failed channel is restarted: 500 ms doubling to 60 s, half of each wait random. */
 export const DEFAULT_RESTART_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 60_000, jitter: 0.5 };
 
 /**
@@ -26,40 +20,4 @@ export function restartBackoffFromEnv(env: NodeJS.ProcessEnv = process.env): Bac
     );
   }
   return { ...DEFAULT_RESTART_BACKOFF, initialMs };
-}
-
-/** Delay before retry number `attempt` (1-based): exponential, capped, with jitter. */
-export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () => number = Math.random): number {
-  const exponential = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.max(0, attempt - 1));
-  const spread = exponential * policy.jitter;
-  return Math.round(exponential - spread + random() * spread);
-}
-
-/** Resolves after `ms`, or early (without error) when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-  });
-}
-
-/** Resolves like `promise`, or rejects with `message` after `ms` (the timer never outlives it). */
-export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(message)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,3 +1,4 @@
+import type { Redactor } from "@chorus/channel-kit";
 import { type ChannelInstance, type ChannelPlugin, ChorusError } from "@chorus/core";
 import type { ChannelSettings } from "../config/schema.js";
 import type { ChannelSupervisor } from "./supervisor.js";
@@ -8,6 +9,8 @@ export interface ChannelEntry {
   accountId: string;
   settings: ChannelSettings;
   supervisor: ChannelSupervisor;
+  /** Removes this account's secrets from what its channel reports. */
+  redactor: Redactor;
 }
 
 /** Every channel account of the running gateway, by channel id and account. */

@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Redactor, secretsOf } from "@chorus/channel-kit";
 import { type ChannelPlugin, ChorusError, toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import {
@@ -18,10 +19,11 @@ import { type ListeningServer, listen } from "../http/server.js";
 import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
 import { SystemEvents } from "../reactions/index.js";
 import { OpenedSessions, TurnQueue } from "../sessions/index.js";
-import { EventDeduper, MessageIndex } from "../state/index.js";
+import { ChannelStores, EventDeduper, MessageIndex } from "../state/index.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
 import { restartBackoffFromEnv } from "./backoff.js";
 import { ChannelRegistry } from "./channel-registry.js";
+import { runAsChannel, runAsGateway } from "./containment.js";
 import { MessageGate } from "./gate.js";
 import { startHeartbeats } from "./heartbeats.js";
 import { InboundRouter } from "./inbound.js";
@@ -94,6 +96,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
 
   const hooks = new HookRegistry();
   const registry = new ChannelRegistry();
+  const stores = new ChannelStores(paths, logger);
   const index = new MessageIndex({ dir: join(paths.state, "message-index") });
   const queue = new TurnQueue({ maxConcurrent: config.agents.defaults.maxConcurrentTurns });
   const tools = new MessageToolExecutor(registry, index);
@@ -123,28 +126,33 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     for (const account of accounts) {
       if (account.settings.enabled === false) continue;
       const pluginConfig = await validatePluginConfig(plugin, account);
+      // Every line, error and status of this account passes through its redactor: its secrets never show.
+      const redactor = new Redactor(secretsOf(pluginConfig, plugin.secretKeys));
       const channelLogger = logger.child({ channel: channelId, account: account.accountId });
+      const pluginLogger = redactor.logger(channelLogger);
       const supervisor: ChannelSupervisor = new ChannelSupervisor({
         plugin,
         accountId: account.accountId,
-        logger: channelLogger,
+        logger: pluginLogger,
         backoff: restartBackoff,
+        redactor,
         context: (signal) => ({
           config: pluginConfig,
           accountId: account.accountId,
+          store: stores.of(channelId, account.accountId),
           stateDir: channelStateDir(paths, channelId, account.accountId),
-          logger: channelLogger,
+          logger: pluginLogger,
           signal,
-          emit: (event) => router.handle(entryOf(), event),
+          emit: (event) => runAsGateway(() => router.handle(entryOf(), event)),
           http: {
             route: (method, path, handler) => {
-              hooks.register(channelId, method, path, handler);
+              hooks.register(channelId, method, path, (request) => runAsChannel(supervisor, () => handler(request)));
             },
             url: (path) => `${publicUrl()}${hookPath(channelId, path)}`,
           },
         }),
       });
-      const entry = { plugin, accountId: account.accountId, settings: account.settings, supervisor };
+      const entry = { plugin, accountId: account.accountId, settings: account.settings, supervisor, redactor };
       const entryOf = () => entry;
       registry.add(entry);
     }
@@ -192,6 +200,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         await socket.close();
         await server.close();
         await index.flush();
+        await stores.flush();
         await sessions.flush();
         await hub.close();
       })().catch((error: unknown) => {

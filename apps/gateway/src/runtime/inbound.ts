@@ -1,4 +1,4 @@
-import type { InboundEvent, InboundMessageEvent, InboundReactionEvent } from "@chorus/core";
+import type { InboundEvent, InboundMessageEvent, InboundReactionEvent, MessageRef } from "@chorus/core";
 import type { Logger } from "pino";
 import type { ResolvedAgent } from "../config/index.js";
 import type { GatewayConfig } from "../config/schema.js";
@@ -45,8 +45,10 @@ export class InboundRouter {
       return;
     }
     if (event.type === "reaction") {
-      index.put(event.target);
-      this.#reaction(entry, event);
+      const work = this.#reaction(entry, event)
+        .catch((error: unknown) => logger.error({ err: error, channel: entry.plugin.id }, "reaction handling failed"))
+        .finally(() => this.#inFlight.delete(work));
+      this.#inFlight.add(work);
       return;
     }
     index.put(event.ref);
@@ -121,10 +123,24 @@ export class InboundRouter {
     }
   }
 
-  /** Accepted reactions become system events of the conversation's session; never a turn. */
-  #reaction(entry: ChannelEntry, event: InboundReactionEvent): void {
+  /**
+   * Accepted reactions become system events of the conversation's session; never a turn. Whether
+   * the target is the bot's message comes from the index too (the gateway recorded every message
+   * the bot sent, also before a restart), and the stored ref is merged with the event's, never
+   * replaced by it.
+   */
+  async #reaction(entry: ChannelEntry, event: InboundReactionEvent): Promise<void> {
+    const { index } = this.options;
+    const known = await index.get({
+      channel: entry.plugin.id,
+      accountId: entry.accountId,
+      conversationId: event.target.conversationId,
+      messageId: event.target.messageId,
+    });
+    const target = mergeRefs(known, event.target);
+    index.put(target);
     const bot = entry.supervisor.instance?.identity?.();
-    const accepted = shouldNotify(event, entry.settings, bot?.id);
+    const accepted = shouldNotify({ ...event, target }, entry.settings, bot?.id);
     this.options.logger.debug(
       { channel: entry.plugin.id, from: event.conversation.id, actor: event.actor.id, emoji: event.emoji, accepted },
       "inbound reaction",
@@ -171,4 +187,18 @@ export class InboundRouter {
       dmScope: this.options.config.session.dmScope,
     });
   }
+}
+
+/** What the gateway knows of a message, completed (never overwritten) by what a later event says of it. */
+export function mergeRefs(known: MessageRef | undefined, incoming: MessageRef): MessageRef {
+  if (!known) return incoming;
+  const data = known.data || incoming.data ? { ...known.data, ...incoming.data } : undefined;
+  const fromBot = known.fromBot === true || incoming.fromBot === true ? true : (incoming.fromBot ?? known.fromBot);
+  return {
+    ...known,
+    ...incoming,
+    ...(incoming.threadId === undefined && known.threadId !== undefined ? { threadId: known.threadId } : {}),
+    ...(fromBot === undefined ? {} : { fromBot }),
+    ...(data === undefined ? {} : { data }),
+  };
 }

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redactor } from "@chorus/channel-kit";
+import { MemoryStore } from "@chorus/channel-kit/state";
 import { ChorusError, silentLogger } from "@chorus/core";
 import { createMemoryChannel, createMemoryPlatform, type MemoryPlatform } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -29,8 +31,16 @@ describe("MessageToolExecutor", () => {
       accountId: "default",
       logger: silentLogger,
       context: (signal) => ({
-        config: { baseUrl: platform.url, token: platform.token, pollWaitMs: 500, retries: 0, maxRetryAfterMs: 0 },
+        config: {
+          baseUrl: platform.url,
+          token: platform.token,
+          pollWaitMs: 500,
+          retries: 0,
+          maxRetryAfterMs: 0,
+          timeoutMs: 5_000,
+        },
         accountId: "default",
+        store: new MemoryStore(),
         stateDir: join(dir, "state"),
         logger: silentLogger,
         signal,
@@ -38,7 +48,7 @@ describe("MessageToolExecutor", () => {
         http: { route: () => {}, url: (path) => path },
       }),
     });
-    registry.add({ plugin: plugin as never, accountId: "default", settings: {}, supervisor });
+    registry.add({ plugin: plugin as never, accountId: "default", settings: {}, supervisor, redactor: new Redactor() });
     await supervisor.start();
     index = new MessageIndex({ dir: join(dir, "index") });
     tools = new MessageToolExecutor(registry, index);

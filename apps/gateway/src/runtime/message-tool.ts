@@ -79,7 +79,7 @@ export class MessageToolExecutor {
       return await call();
     } catch (error) {
       entry.supervisor.reportFailure(error);
-      throw toChorusError(error, `${entry.plugin.label} failed`);
+      throw entry.redactor.error(toChorusError(error, `${entry.plugin.label} failed`));
     }
   }
 }

@@ -1,3 +1,5 @@
+import type { BackoffPolicy } from "@chorus/channel-kit";
+import { MemoryStore } from "@chorus/channel-kit/state";
 import {
   type ChannelContext,
   type ChannelInstance,
@@ -8,7 +10,6 @@ import {
 } from "@chorus/core";
 import { createMemoryChannel, eventually } from "@chorus/testkit";
 import { describe, expect, it } from "vitest";
-import type { BackoffPolicy } from "./backoff.js";
 import { ChannelSupervisor } from "./supervisor.js";
 
 /** What one start of a scripted instance does: succeed, throw, or wait until released. */
@@ -83,6 +84,7 @@ function supervise(plugin: ChannelPlugin<unknown>, options: { backoff?: BackoffP
     context: (signal) => ({
       config: {},
       accountId: "default",
+      store: new MemoryStore(),
       stateDir: "/nonexistent",
       logger,
       signal,
@@ -101,7 +103,7 @@ describe("ChannelSupervisor", () => {
     await supervisor.start();
     expect(supervisor.id).toBe("scripted:default");
     expect(supervisor.status()).toEqual({ state: "running", detail: "connected as @bot", restarts: 0 });
-    expect(supervisor.instance).toBe(instances[0]);
+    expect(supervisor.instance?.status()).toBe(instances[0]?.reported);
     expect(instances[0]?.signal.aborted).toBe(false);
     expect(lines).toContainEqual(expect.objectContaining({ level: "info", msg: "channel started" }));
     await supervisor.stop();
@@ -138,7 +140,7 @@ describe("ChannelSupervisor", () => {
       restarts: 2,
       lastError: "still refused",
     });
-    expect(supervisor.instance).toBe(instances[2]);
+    expect(supervisor.instance?.status()).toBe(instances[2]?.reported);
     // Every failed instance was stopped and its signal aborted.
     expect(instances.slice(0, 2).map((i) => [i.stops, i.signal.aborted])).toEqual([
       [1, true],
@@ -174,7 +176,7 @@ describe("ChannelSupervisor", () => {
     expect(instances).toHaveLength(2);
     expect(instances[0]).toMatchObject({ stops: 1 });
     expect(instances[0]?.signal.aborted).toBe(true);
-    expect(supervisor.instance).toBe(instances[1]);
+    expect(supervisor.instance?.status()).toBe(instances[1]?.reported);
     await supervisor.stop();
   });
 
@@ -194,7 +196,7 @@ describe("ChannelSupervisor", () => {
     release();
     await eventually(() => expect(supervisor.status().state).toBe("running"));
     expect(supervisor.status()).toMatchObject({ restarts: 1, lastError: "crashed" });
-    expect(supervisor.instance).toBe(instances[1]);
+    expect(supervisor.instance?.status()).toBe(instances[1]?.reported);
     expect(instances[1]?.stops).toBe(0);
     await supervisor.stop();
     expect(instances).toHaveLength(2);
@@ -207,7 +209,7 @@ describe("ChannelSupervisor", () => {
     supervisor.reportFailure(new ChorusError("E_RATE_LIMITED", "slow down", { retryable: true }));
     supervisor.reportFailure(new ChorusError("E_MESSAGE_NOT_FOUND", "no such message"));
     expect(supervisor.status()).toEqual({ state: "running", detail: "connected as @bot", restarts: 0 });
-    expect(supervisor.instance).toBe(instances[0]);
+    expect(supervisor.instance?.status()).toBe(instances[0]?.reported);
     expect(instances[0]?.stops).toBe(0);
     await supervisor.stop();
     expect(instances).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { abortableDelay, type BackoffPolicy, backoffDelay, Redactor, withTimeout } from "@chorus/channel-kit";
 import {
   type ChannelContext,
   type ChannelInstance,
@@ -6,7 +7,8 @@ import {
   isChorusError,
   type Logger,
 } from "@chorus/core";
-import { type BackoffPolicy, backoffDelay, DEFAULT_RESTART_BACKOFF, sleep, withTimeout } from "./backoff.js";
+import { DEFAULT_RESTART_BACKOFF } from "./backoff.js";
+import { type ContainedChannel, runAsChannel } from "./containment.js";
 
 export interface SupervisorOptions {
   plugin: ChannelPlugin<unknown>;
@@ -17,6 +19,8 @@ export interface SupervisorOptions {
   backoff?: BackoffPolicy;
   /** How long `stop()` waits for the instance (or a start in flight) to stop. */
   stopTimeoutMs?: number;
+  /** Removes the account's secrets from what the channel reports (status, errors); none by default. */
+  redactor?: Redactor;
 }
 
 export interface SupervisedStatus extends ChannelStatus {
@@ -29,36 +33,60 @@ export interface SupervisedStatus extends ChannelStatus {
 /** A start attempt's outcome: the error it failed with, or none. */
 type StartOutcome = { ok: true } | { ok: false; error: unknown };
 
+/** The methods of a `ChannelInstance` the gateway calls (all but the optional ones are always there). */
+const INSTANCE_METHODS = [
+  "start",
+  "stop",
+  "send",
+  "react",
+  "listReactions",
+  "setTyping",
+  "resolveMessageRef",
+  "status",
+  "identity",
+] as const satisfies readonly (keyof ChannelInstance)[];
+
 /**
  * Runs one channel account: starts it, and when it fails to start or crashes, marks it degraded
- * and restarts it with exponential backoff and jitter. It never throws at its caller.
+ * and restarts it with exponential backoff and jitter. Everything the channel's code does runs as
+ * that channel (`runAsChannel`), so an error that escapes it later restarts the channel instead
+ * of ending the gateway. It never throws at its caller.
  */
-export class ChannelSupervisor {
+export class ChannelSupervisor implements ContainedChannel {
   #instance: ChannelInstance | undefined;
+  #scoped: ChannelInstance | undefined;
   #instanceAbort: AbortController | undefined;
   #state: SupervisedStatus = { state: "stopped", restarts: 0 };
   readonly #stopping = new AbortController();
+  readonly #redactor: Redactor;
   /** The first start attempt while it runs. */
   #starting: Promise<void> | undefined;
   /** The restart loop while it runs (backoff and attempts until one succeeds or `stop()`). */
   #restarting: Promise<void> | undefined;
   #attempt = 0;
 
-  constructor(private readonly options: SupervisorOptions) {}
+  constructor(private readonly options: SupervisorOptions) {
+    this.#redactor = options.redactor ?? new Redactor();
+  }
 
   get id(): string {
     return `${this.options.plugin.id}:${this.options.accountId}`;
   }
 
-  /** The running instance, or undefined while it is (re)starting or stopped. */
+  /** The running instance, or undefined while it is (re)starting or stopped; its calls run as the channel. */
   get instance(): ChannelInstance | undefined {
-    return this.#state.state === "running" ? this.#instance : undefined;
+    return this.#state.state === "running" ? this.#scoped : undefined;
   }
 
-  /** The supervisor's view (state, restarts, last error) merged with what a running instance reports. */
+  /** The supervisor's view (state, restarts, last error) merged with what a running instance reports; no secrets. */
   status(): SupervisedStatus {
     if (this.#state.state !== "running" || !this.#instance) return { ...this.#state };
-    const reported = this.#instance.status();
+    let reported: ChannelStatus;
+    try {
+      reported = this.#redactor.status(runAsChannel(this, () => (this.#instance as ChannelInstance).status()));
+    } catch (error) {
+      reported = { state: "degraded", detail: `status() failed: ${this.#message(error)}` };
+    }
     return { ...this.#state, ...reported, restarts: this.#state.restarts };
   }
 
@@ -81,6 +109,16 @@ export class ChannelSupervisor {
     this.#crashed(error);
   }
 
+  /** An error escaped the channel's code (a stray rejection, a throw from a timer): restart it. */
+  contain(error: unknown, how: string): void {
+    this.options.logger.error(
+      { instance: this.id, err: this.#message(error), how },
+      "channel code failed outside any call; restarting the channel",
+    );
+    if (this.#stopping.signal.aborted) return;
+    this.#crashed(error);
+  }
+
   /** Stops the channel for good: ends a pending backoff at once and stops the instance. */
   async stop(): Promise<void> {
     this.#stopping.abort();
@@ -88,7 +126,7 @@ export class ChannelSupervisor {
     const pending = Promise.all([this.#starting, this.#restarting]);
     const timeout = this.#stopTimeout();
     try {
-      await withTimeout(pending, timeout, `a start in flight did not end within ${timeout} ms`);
+      await withTimeout(pending, timeout, () => new Error(`a start in flight did not end within ${timeout} ms`));
     } catch (error) {
       this.options.logger.warn({ instance: this.id, err: (error as Error).message }, "channel did not stop cleanly");
     }
@@ -103,9 +141,10 @@ export class ChannelSupervisor {
     const abort = new AbortController();
     this.#instanceAbort = abort;
     try {
-      const instance = await this.options.plugin.create(this.options.context(abort.signal));
+      const instance = await runAsChannel(this, () => this.options.plugin.create(this.options.context(abort.signal)));
       this.#instance = instance;
-      await instance.start();
+      this.#scoped = this.#scope(instance);
+      await runAsChannel(this, () => instance.start());
     } catch (error) {
       await this.#stopInstance();
       return { ok: false, error };
@@ -121,6 +160,18 @@ export class ChannelSupervisor {
     return { ok: true };
   }
 
+  /** The instance with every method run as this channel. */
+  #scope(instance: ChannelInstance): ChannelInstance {
+    const scoped: Record<string, unknown> = {};
+    for (const name of INSTANCE_METHODS) {
+      const method = instance[name] as ((...args: unknown[]) => unknown) | undefined;
+      if (typeof method === "function") {
+        scoped[name] = (...args: unknown[]) => runAsChannel(this, () => method.apply(instance, args));
+      }
+    }
+    return scoped as unknown as ChannelInstance;
+  }
+
   #crashed(error: unknown): void {
     this.#markDegraded(error);
     if (this.#restarting || this.#stopping.signal.aborted) return;
@@ -130,8 +181,13 @@ export class ChannelSupervisor {
   }
 
   #markDegraded(error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = this.#message(error);
     this.#state = { state: "degraded", detail: message, restarts: this.#state.restarts, lastError: message };
+  }
+
+  /** What a failure says, without the account's secrets. */
+  #message(error: unknown): string {
+    return this.#redactor.text(error instanceof Error ? error.message : String(error));
   }
 
   /** Stops the failed instance, then waits out the backoff and retries until a start succeeds or `stop()`. */
@@ -144,7 +200,7 @@ export class ChannelSupervisor {
         { instance: this.id, err: this.#state.lastError, attempt: this.#attempt, retryInMs: delay },
         "channel failed; restarting",
       );
-      await sleep(delay, this.#stopping.signal);
+      await abortableDelay(delay, this.#stopping.signal);
       if (this.#stopping.signal.aborted) return;
       this.#state = { ...this.#state, restarts: this.#state.restarts + 1 };
       const outcome = await this.#tryStart();
@@ -156,13 +212,18 @@ export class ChannelSupervisor {
   async #stopInstance(): Promise<void> {
     const instance = this.#instance;
     this.#instance = undefined;
+    this.#scoped = undefined;
     this.#instanceAbort?.abort();
     if (!instance) return;
     const timeout = this.#stopTimeout();
     try {
-      await withTimeout(instance.stop(), timeout, `stop took over ${timeout} ms`);
+      await withTimeout(
+        runAsChannel(this, () => instance.stop()),
+        timeout,
+        () => new Error(`stop took over ${timeout} ms`),
+      );
     } catch (error) {
-      this.options.logger.warn({ instance: this.id, err: (error as Error).message }, "channel did not stop cleanly");
+      this.options.logger.warn({ instance: this.id, err: this.#message(error) }, "channel did not stop cleanly");
     }
   }
 

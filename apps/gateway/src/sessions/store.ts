@@ -1,10 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import {
+  CoalescedWriter,
+  CorruptFileError,
+  defaultStateWarning,
+  readJsonFile,
+  type StateWarningHandler,
+  setCorruptFileAside,
+  writeFileAtomic,
+} from "@chorus/channel-kit/state";
 import { ChorusError } from "@chorus/core";
-import { readJsonFile, writeFileAtomic } from "../state/atomic-file.js";
-import { CoalescedWriter } from "../state/coalesced-writer.js";
-import { CorruptFileError, setCorruptFileAside } from "../state/corrupt-file.js";
-import { defaultStateWarning, type StateWarningHandler } from "../state/warnings.js";
 import {
   assertSessionEntry,
   readSessionsFile,

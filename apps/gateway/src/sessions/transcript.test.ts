@@ -1,8 +1,8 @@
 import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CorruptFileError } from "@chorus/channel-kit/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CorruptFileError } from "../state/corrupt-file.js";
 import { TranscriptStore } from "./transcript.js";
 import type { TranscriptEntry } from "./transcript-entry.js";
 

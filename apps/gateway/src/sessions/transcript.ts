@@ -1,8 +1,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { CorruptFileError, ioError, writeFileAtomic } from "@chorus/channel-kit/state";
 import { ChorusError } from "@chorus/core";
-import { ioError, writeFileAtomic } from "../state/atomic-file.js";
-import { CorruptFileError } from "../state/corrupt-file.js";
 import { parseTranscriptLine, serializeEntries, type TranscriptEntry } from "./transcript-entry.js";
 import { repairTornTail } from "./transcript-tail.js";
 

@@ -1,6 +1,4 @@
-export { ioError, readJsonFile, syncDirectory, type WriteFileAtomicOptions, writeFileAtomic } from "./atomic-file.js";
-export { CoalescedWriter } from "./coalesced-writer.js";
-export { CorruptFileError, corruptCopyPath, setCorruptFileAside } from "./corrupt-file.js";
+export { ChannelStores } from "./channel-stores.js";
 export { EventDeduper } from "./dedupe.js";
 export {
   type ConversationRefsFile,
@@ -9,4 +7,3 @@ export {
   type MessageIndexOptions,
   type MessageLookup,
 } from "./message-index.js";
-export { defaultStateWarning, type StateWarningHandler } from "./warnings.js";

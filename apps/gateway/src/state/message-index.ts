@@ -1,10 +1,15 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import {
+  CoalescedWriter,
+  CorruptFileError,
+  defaultStateWarning,
+  readJsonFile,
+  type StateWarningHandler,
+  setCorruptFileAside,
+  writeFileAtomic,
+} from "@chorus/channel-kit/state";
 import { ChorusError, type MessageRef, parseMessageRef } from "@chorus/core";
-import { readJsonFile, writeFileAtomic } from "./atomic-file.js";
-import { CoalescedWriter } from "./coalesced-writer.js";
-import { CorruptFileError, setCorruptFileAside } from "./corrupt-file.js";
-import { defaultStateWarning, type StateWarningHandler } from "./warnings.js";
 
 export interface MessageIndexOptions {
   /** Root directory; one file per conversation below it. */

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { setCorruptFileAside, writeFileAtomic } from "@chorus/channel-kit/state";
 import { ChorusError, type Logger } from "@chorus/core";
 import type { z } from "zod";
-import { setCorruptFileAside, writeFileAtomic } from "../state/index.js";
 
 export interface JsonFileOptions {
   /** How long changes are collected before one write; default 50 ms. */

@@ -48,7 +48,10 @@ export interface ReplyContext {
 /** A chat message from a person, normalised by its plugin (DESIGN §3). */
 export interface InboundMessageEvent {
   readonly type: "message";
-  /** Stable id of this delivery, for deduplication of platform redelivery. */
+  /**
+   * Stable id of this platform event: a redelivery of it carries the same id. The gateway drops a
+   * repeat of an `eventId` per channel account, so plugins need not deduplicate themselves.
+   */
   readonly eventId: string;
   readonly conversation: Conversation;
   readonly sender: Participant;
@@ -64,6 +67,7 @@ export interface InboundMessageEvent {
 /** A reaction someone added or removed. */
 export interface InboundReactionEvent {
   readonly type: "reaction";
+  /** Stable id of this platform event (see `InboundMessageEvent.eventId`). */
   readonly eventId: string;
   readonly conversation: Conversation;
   readonly target: MessageRef;

@@ -13,6 +13,7 @@ import {
   channelPluginProblems,
   defineChannel,
 } from "./plugin.js";
+import type { ChannelStore } from "./store.js";
 
 const configSchema = z.object({
   token: z.string().min(1),
@@ -50,6 +51,15 @@ const instance = (): ChannelInstance => ({
   resolveMessageRef: async () => ref,
   status: () => ({ state: "running" }),
 });
+
+/** A store the plugin under test never touches (core has no store implementation: hosts bring one). */
+const unusedStore: ChannelStore = {
+  get: async () => undefined,
+  set: async () => {},
+  delete: async () => false,
+  list: async () => [],
+  update: async () => undefined,
+};
 
 /** A valid plugin; tests spread over it to break one thing at a time. */
 const valid = {
@@ -102,6 +112,7 @@ describe("defineChannel", () => {
     const ctx: ChannelContext<Config> = {
       config: parsed.value,
       accountId: "default",
+      store: unusedStore,
       stateDir: "/tmp/state",
       logger: silentLogger,
       signal: new AbortController().signal,
@@ -146,6 +157,23 @@ describe("defineChannel", () => {
       "cannot be addOnly and clearAll at once",
     ],
     [
+      "a login option with an upper-case name",
+      { loginOptions: [{ name: "Phone", value: "<n>", description: "x" }] },
+      'lower-case words joined by "-"',
+    ],
+    [
+      "a login option named like a CLI option",
+      { loginOptions: [{ name: "account", value: "<n>", description: "x" }] },
+      'name "account" is reserved',
+    ],
+    [
+      "a login option without a description",
+      { loginOptions: [{ name: "phone", value: "<n>" }] },
+      "needs a value placeholder and a description",
+    ],
+    ["loginOptions that are not a list", { loginOptions: { phone: true } }, "loginOptions must be a list"],
+    ["secretKeys with an empty key", { secretKeys: ["token", ""] }, "secretKeys must be a list of config keys"],
+    [
       'addOnly with clearAll "explicit"',
       { capabilities: capabilities({ addOnly: true, clearAll: "explicit" }) },
       "cannot be addOnly and clearAll at once",
@@ -155,6 +183,15 @@ describe("defineChannel", () => {
     const error = rejection(plugin);
     expect(error.message).toContain(problem);
     expect(channelPluginProblems(plugin)).toHaveLength(1);
+  });
+
+  it("accepts declared login options and secret keys", () => {
+    const plugin = {
+      ...valid,
+      loginOptions: [{ name: "phone", value: "<number>", description: "link with a pairing code" }],
+      secretKeys: ["token", "auth.password"],
+    };
+    expect(channelPluginProblems(plugin)).toEqual([]);
   });
 
   it("names the plugin and every problem at once", () => {

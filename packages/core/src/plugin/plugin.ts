@@ -8,6 +8,7 @@ import type { ChatType, ConversationAddress, InboundEvent, Participant } from ".
 import type { Logger } from "./logger.js";
 import { CHANNEL_ID_PATTERN, CHORUS_API_VERSION } from "./manifest.js";
 import type { MessageRef } from "./message-ref.js";
+import type { ChannelStore } from "./store.js";
 
 /** What a channel can do, as runtime data the gateway, tool schema and contract suite read. */
 export interface ChannelCapabilities {
@@ -36,7 +37,12 @@ export interface ChannelContext<TConfig> {
   readonly config: TConfig;
   /** `default`, or the name under `channels.<id>.accounts`. */
   readonly accountId: string;
-  /** A directory that persists across restarts, one per channel and account. */
+  /** Small JSON state kept by the host for this channel account (reaction records, cursors, secrets). */
+  readonly store: ChannelStore;
+  /**
+   * A directory that persists across restarts, one per channel and account, for what is not small
+   * key-value data (a linked device's key files); everything else belongs in `store`.
+   */
   readonly stateDir: string;
   readonly logger: Logger;
   /** Aborted when the instance is being stopped. */
@@ -94,20 +100,28 @@ export interface ChannelLoginContext<TConfig> {
   /** The channel's config block, validated by the plugin's `configSchema`. */
   readonly config: TConfig;
   readonly accountId: string;
+  /** The same store the running instance of this account gets. */
+  readonly store: ChannelStore;
   /** The same directory the running instance of this account gets. */
   readonly stateDir: string;
   readonly logger: Logger;
   /** Aborted when the person gives up (Ctrl-C). */
   readonly signal: AbortSignal;
-  /** Options from the command line. */
-  readonly options: {
-    /** Link with a pairing code for this phone number (digits, country code first) instead of a QR code. */
-    readonly phone?: string;
-  };
+  /** Values of the plugin's declared `loginOptions` given on the command line, by name. */
+  readonly options: Readonly<Record<string, string>>;
   /** Shows a QR code to scan: terminal art on a terminal, the raw string otherwise. */
   showQr(data: string): void;
   /** Tells the person something (a pairing code, what to tap next). */
   print(line: string): void;
+}
+
+/** A command-line option of `chorus channels login <channel>` that a plugin declares (`--phone <number>`). */
+export interface LoginOption {
+  /** The option's name: lower-case words joined by `-` (`phone`, `device-name`). */
+  readonly name: string;
+  /** What its value is, as the help shows it (`<number>`). */
+  readonly value: string;
+  readonly description: string;
 }
 
 /** What a finished login says about the account it linked. */
@@ -127,12 +141,19 @@ export interface ChannelPlugin<TConfig = unknown> {
   readonly vocabulary?: ReactionVocabulary;
   /** Validates `channels.<id>` (a Standard Schema; zod in first-party plugins). */
   readonly configSchema: StandardSchemaV1<unknown, TConfig>;
+  /**
+   * Keys of the validated config whose values are secrets (`botToken`, `auth.password`): the host
+   * never shows them and removes them from anything the channel reports (logs, errors, status).
+   */
+  readonly secretKeys?: readonly string[];
   create(ctx: ChannelContext<TConfig>): ChannelInstance | Promise<ChannelInstance>;
   /**
    * Links an account interactively (QR code, pairing code) and persists its credentials in
    * `stateDir`; present on channels that log in as a device rather than with a token.
    */
   login?(ctx: ChannelLoginContext<TConfig>): Promise<ChannelLoginResult>;
+  /** The options `login` understands, offered by `chorus channels login <channel>`. */
+  readonly loginOptions?: readonly LoginOption[];
 }
 
 /**
@@ -164,6 +185,13 @@ export function channelPluginProblems(value: unknown): string[] {
   if (typeof plugin.label !== "string" || plugin.label === "") problems.push("label must be a non-empty string");
   if (typeof plugin.create !== "function") problems.push("create must be a function");
   if (plugin.login !== undefined && typeof plugin.login !== "function") problems.push("login must be a function");
+  problems.push(...loginOptionProblems(plugin.loginOptions));
+  if (
+    plugin.secretKeys !== undefined &&
+    (!Array.isArray(plugin.secretKeys) || !plugin.secretKeys.every((k) => typeof k === "string" && k !== ""))
+  ) {
+    problems.push("secretKeys must be a list of config keys");
+  }
   if (typeof plugin.configSchema?.["~standard"]?.validate !== "function") {
     problems.push("configSchema must be a Standard Schema (zod, valibot, …)");
   }
@@ -179,4 +207,23 @@ export function channelPluginProblems(value: unknown): string[] {
     }
   }
   return problems;
+}
+
+const LOGIN_OPTION_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+/** Names the CLI already uses for itself. */
+const RESERVED_LOGIN_OPTIONS = new Set(["account", "config", "verbose", "help"]);
+
+function loginOptionProblems(options: unknown): string[] {
+  if (options === undefined) return [];
+  if (!Array.isArray(options)) return ["loginOptions must be a list"];
+  return options.flatMap((option: Partial<LoginOption>, index) => {
+    if (typeof option?.name !== "string" || !LOGIN_OPTION_NAME.test(option.name)) {
+      return [`loginOptions[${index}].name must be lower-case words joined by "-"`];
+    }
+    if (RESERVED_LOGIN_OPTIONS.has(option.name)) return [`loginOptions[${index}].name "${option.name}" is reserved`];
+    if (typeof option.description !== "string" || typeof option.value !== "string") {
+      return [`loginOptions[${index}] needs a value placeholder and a description`];
+    }
+    return [];
+  });
 }

@@ -2,11 +2,11 @@ import { channelPluginProblems, stripVariationSelectors } from "@chorus/core";
 import type { CaseHarness } from "./harness.js";
 import { check, expectRefusal, sameReactions, show } from "./violation.js";
 
-export interface ContractCase {
+export interface ContractCase<H extends CaseHarness = CaseHarness> {
   name: string;
   /** Whether the case concerns a channel with these flags. */
-  applies(h: Pick<CaseHarness, "caps">): boolean;
-  run(h: CaseHarness): Promise<void>;
+  applies(h: Pick<H, "caps">): boolean;
+  run(h: H): Promise<void>;
 }
 
 const always = () => true;
@@ -190,6 +190,40 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
         `alternatives must come from the vocabulary, got ${alternatives.join(", ")}`,
       );
       await expectState(h, ref, [], "a refused emoji must change nothing");
+    },
+  },
+  {
+    name: "restart: adding the bot's reaction again after a restart is idempotent",
+    applies: always,
+    async run(h) {
+      const expected = [await h.form(h.emoji.first)];
+      const ref = await h.fresh();
+      await h.react(ref, { emoji: h.emoji.first });
+      await h.restart();
+      await h.react(ref, { emoji: h.emoji.first });
+      await expectState(h, ref, expected, "after adding the same emoji again after a restart");
+    },
+  },
+  {
+    name: "restart: removing the bot's reaction after a restart still removes it",
+    applies: (h) => !h.caps.addOnly,
+    async run(h) {
+      const ref = await h.fresh();
+      await h.react(ref, { emoji: h.emoji.first });
+      await h.restart();
+      await h.react(ref, { emoji: h.emoji.first, remove: true });
+      await expectState(h, ref, [], "after removing the bot's reaction after a restart");
+    },
+  },
+  {
+    name: "restart: clearAll after a restart removes every reaction of the bot",
+    applies: (h) => Boolean(h.caps.clearAll) && !h.caps.addOnly,
+    async run(h) {
+      const { ref } = await h.withReactions(true);
+      await h.restart();
+      const result = await h.react(ref, { clearAll: true });
+      check(result.op === "clear", `clearAll after a restart returned ${JSON.stringify(result)}`);
+      await expectState(h, ref, [], "after clearAll after a restart");
     },
   },
   {

@@ -6,22 +6,31 @@ import {
   type ReactionCapabilities,
   type ReactResult,
 } from "@chorus/core";
-import type { ContractEmoji, ContractFixture } from "./types.js";
-import { check, show } from "./violation.js";
+import type { RunningChannel } from "../context.js";
+import type { ChannelContractFixture, ContractEmoji, ContractFixture } from "./types.js";
+import { ContractViolation, check, show } from "./violation.js";
 
 /** What one contract case works with: fresh messages, reacting through core, the platform's state. */
-export class CaseHarness {
+export class CaseHarness<F extends ContractFixture = ContractFixture> {
   readonly caps: ReactionCapabilities;
+  /** Everything the plugin reported during the run (errors, statuses), for the secrets check. */
+  readonly observed: unknown[] = [];
   #messages = 0;
   readonly #forms = new Map<string, string>();
 
   constructor(
     readonly plugin: ChannelPlugin<unknown>,
-    readonly instance: ChannelInstance,
-    readonly fixture: ContractFixture,
+    readonly running: RunningChannel,
+    readonly fixture: F,
     readonly emoji: ContractEmoji,
+    readonly stepTimeoutMs = 20_000,
   ) {
     this.caps = plugin.capabilities.reactions;
+  }
+
+  /** The running instance (a new one after each restart). */
+  get instance(): ChannelInstance {
+    return this.running.instance;
   }
 
   /** A new message nobody has reacted to. */
@@ -32,8 +41,52 @@ export class CaseHarness {
   }
 
   /** A `react` call as an agent makes it: core's rules, then the plugin. */
-  react(ref: MessageRef, call: Record<string, unknown>): Promise<ReactResult> {
-    return performReaction({ plugin: this.plugin, instance: this.instance, ref, call });
+  async react(ref: MessageRef, call: Record<string, unknown>): Promise<ReactResult> {
+    return this.record(performReaction({ plugin: this.plugin, instance: this.instance, ref, call }));
+  }
+
+  /** Stops the instance and starts a new one on the same store and state (a gateway restart). */
+  async restart(): Promise<void> {
+    await this.within("restarting the instance", this.record(this.running.restart()));
+  }
+
+  /** Keeps what an operation threw and the status after it, for the secrets check. */
+  async record<T>(operation: Promise<T>): Promise<T> {
+    try {
+      return await operation;
+    } catch (error) {
+      this.observed.push(error);
+      throw error;
+    } finally {
+      this.observe();
+    }
+  }
+
+  /** Keeps the instance's current status. */
+  observe(): void {
+    try {
+      this.observed.push(this.instance.status());
+    } catch (error) {
+      this.observed.push(error);
+    }
+  }
+
+  /** Fails the case when `operation` takes longer than the step timeout. */
+  async within<T>(what: string, operation: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        operation,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new ContractViolation(`${what} did not end within ${this.stepTimeoutMs} ms`)),
+            this.stepTimeoutMs,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async state(ref: MessageRef): Promise<string[]> {
@@ -67,3 +120,6 @@ export class CaseHarness {
     return { ref, expected };
   }
 }
+
+/** The harness of a whole-channel contract run. */
+export type ChannelHarness = CaseHarness<ChannelContractFixture>;

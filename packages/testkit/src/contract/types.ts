@@ -1,6 +1,7 @@
 import type { ChannelInstance, ChannelPlugin, ConversationAddress, MessageRef } from "@chorus/core";
+import type { PlatformFault } from "../fake-server/faults.js";
 
-/** One running fake platform, prepared for the contract suite by the plugin's author. */
+/** One running fake platform, prepared for the reaction contract by the plugin's author. */
 export interface ContractFixture {
   /** The `channels.<id>` block that points the plugin at this fake (validated by its schema). */
   config: unknown;
@@ -15,6 +16,32 @@ export interface ContractFixture {
   /** Someone else's reactions on a message, in platform form. */
   foreignReactions?(ref: MessageRef): readonly string[] | Promise<readonly string[]>;
   close?(): void | Promise<void>;
+}
+
+/**
+ * A fake platform prepared for the whole channel contract: reactions, restarts, inbound events,
+ * faults and secrets. Every hook acts on the platform side, as the real platform would.
+ */
+export interface ChannelContractFixture extends ContractFixture {
+  /** Someone other than the bot writes `text` in `conversation`; the platform delivers it to the bot. */
+  userSends(text: string): void | Promise<void>;
+  /** The platform delivers its last event to the bot again, as it does when an answer was lost. */
+  redeliverLast(): void | Promise<void>;
+  /** The platform delivers, where an event belongs, a payload the plugin cannot parse. */
+  deliverUnparseable(): void | Promise<void>;
+  /**
+   * Posts to the running instance a webhook delivery carrying `text` with a forged signature or
+   * secret; resolves with the HTTP status it answered. Absent for channels without webhooks.
+   */
+  forgeWebhook?(hooksUrl: string, text: string): Promise<number>;
+  /** From now on every request and connection to the platform misbehaves like `kind`, until `heal()`. */
+  fault(kind: PlatformFault): void | Promise<void>;
+  /** Ends the fault: the platform answers normally again. */
+  heal(): void | Promise<void>;
+  /** The secret values in `config` (tokens, passwords, signing secrets); none may ever be reported. */
+  secrets: readonly string[];
+  /** The same `channels.<id>` block with the same secrets, pointed at a loopback port where nothing listens. */
+  unreachableConfig(): unknown;
 }
 
 /** Emoji the suite reacts with. Both must be allowed on the channel and mean different kinds. */
@@ -35,6 +62,13 @@ export interface ReactionContractOptions<TConfig> {
   /** Where the instance keeps state; a fresh temp dir by default. */
   stateDir?: string;
   accountId?: string;
+}
+
+export interface ChannelContractOptions<TConfig> extends Omit<ReactionContractOptions<TConfig>, "setup"> {
+  /** Starts the fake platform; called once per suite run. */
+  setup(): Promise<ChannelContractFixture>;
+  /** How long one step may take before the suite calls it stuck (default 20 s). */
+  stepTimeoutMs?: number;
 }
 
 export interface ContractCaseResult {

@@ -65,7 +65,7 @@ export interface FaultTimes {
 }
 
 /** The default broken body of a `malformed` fault. */
-export const MALFORMED_BODY = '{"ok": true, "result": {"message_id": 1, "text": "unterminated';
+export const MALFORMED_BODY = '{"ok": true, "result": {"id": "1", "text": "unterminated';
 
 /** Constructors for every fault kind; each takes the `FaultMatch` first. */
 export const faults = {
@@ -98,3 +98,25 @@ export const faults = {
     return { ...options, kind: "hang", match };
   },
 };
+
+/** How a whole platform misbehaves in the contract suite's fault cases. */
+export type PlatformFault = "refuse" | "close" | "hang" | "garbage";
+
+/**
+ * The fake-server fault that makes every matching request misbehave like `kind` until the faults
+ * are cleared: `refuse` answers 503, `close` drops the connection, `hang` never answers, `garbage`
+ * answers 200 with a body that is not JSON.
+ */
+export function outage(kind: PlatformFault, match: FaultMatch = {}): Fault {
+  const times = Number.POSITIVE_INFINITY;
+  switch (kind) {
+    case "refuse":
+      return { kind: "status", status: 503, body: { error: "service_unavailable" }, match, times };
+    case "close":
+      return { kind: "reset", match, times };
+    case "hang":
+      return { kind: "hang", match, times };
+    case "garbage":
+      return { kind: "malformed", body: "<html><body>502 Bad Gateway</body></html>", match, times };
+  }
+}

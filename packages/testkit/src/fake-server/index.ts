@@ -9,6 +9,8 @@ export {
   faults,
   type HangFault,
   type MalformedFault,
+  outage,
+  type PlatformFault,
   type RateLimitFault,
   type ResetFault,
   type StatusFault,

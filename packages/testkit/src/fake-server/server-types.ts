@@ -43,6 +43,8 @@ export interface FakeServer<TState = undefined> {
   inject(fault: Fault): void;
   /** The pending faults, each with `times` set to its remaining uses. */
   readonly faults: readonly Fault[];
+  /** Drops every pending fault (the platform heals). */
+  clearFaults(): void;
 
   /** Handlers that threw (answered 500); assert it is empty to know no handler crashed. */
   readonly errors: readonly HandlerError[];

@@ -140,6 +140,10 @@ class NodeFakeServer<TState> implements FakeServer<TState> {
     return this.#faults.list();
   }
 
+  clearFaults(): void {
+    this.#faults.clear();
+  }
+
   get errors(): readonly HandlerError[] {
     return [...this.#errors];
   }

@@ -1,3 +1,4 @@
+import { Redactor, secretsOf } from "@chorus/channel-kit";
 import {
   CHORUS_API_VERSION,
   type ChannelCapabilities,
@@ -10,10 +11,11 @@ import {
   defineVocabulary,
   type MessageRef,
   type ReactionCapabilities,
+  type RefScope,
   splitText,
   type VocabularyEntry,
 } from "@chorus/core";
-import { MemoryClient } from "./client.js";
+import { createMemoryClient } from "./client.js";
 import { type MemoryConfig, memoryConfigSchema } from "./config.js";
 import { messageRef } from "./inbound.js";
 import { EventPoller } from "./poller.js";
@@ -60,9 +62,13 @@ export function createMemoryChannel(options: MemoryChannelOptions = {}): Channel
     capabilities,
     ...(vocabulary ? { vocabulary } : {}),
     configSchema: memoryConfigSchema,
+    secretKeys: MEMORY_SECRET_KEYS,
     create: (ctx) => createInstance(ctx, { id: options.id ?? "memory", label, capabilities, vocabulary }),
   });
 }
+
+/** The config keys of the memory channel whose values are secrets. */
+const MEMORY_SECRET_KEYS = ["token"] as const;
 
 interface InstanceSpec {
   id: string;
@@ -71,14 +77,16 @@ interface InstanceSpec {
   vocabulary: ReturnType<typeof defineVocabulary> | undefined;
 }
 
-function createInstance(ctx: ChannelContext<MemoryConfig>, spec: InstanceSpec): ChannelInstance {
-  const client = new MemoryClient(ctx.config);
+function createInstance(context: ChannelContext<MemoryConfig>, spec: InstanceSpec): ChannelInstance {
+  const redactor = new Redactor(secretsOf(context.config, MEMORY_SECRET_KEYS));
+  const ctx = { ...context, logger: redactor.logger(context.logger) };
+  const client = createMemoryClient(ctx.config, ctx.signal, redactor);
   let bot: WireUser | undefined;
   const botId = () => {
     if (!bot) throw new ChorusError("E_DISABLED", `${spec.label} is not started`);
     return bot.id;
   };
-  const inbound = () => ({ channel: spec.id, accountId: ctx.accountId, botId: botId() });
+  const inbound = (): RefScope => ({ channel: spec.id, accountId: ctx.accountId, botId: botId() });
   const reactions = new MemoryReactions(client, botId, spec.label, spec.vocabulary);
   const poller = new EventPoller(client, ctx, inbound);
   let status: ChannelStatus = { state: "stopped" };
@@ -87,11 +95,12 @@ function createInstance(ctx: ChannelContext<MemoryConfig>, spec: InstanceSpec): 
     async start() {
       status = { state: "starting" };
       try {
-        bot = await client.request<WireUser>("GET", "/v1/me", { signal: ctx.signal });
+        bot = await client.request<WireUser>({ method: "GET", path: "/v1/me", operation: "read the bot's account" });
         await poller.start();
       } catch (error) {
-        status = { state: "degraded", detail: (error as Error).message };
-        throw error;
+        const reason = redactor.error(error);
+        status = { state: "degraded", detail: reason.message };
+        throw reason;
       }
       status = { state: "running", detail: `connected as ${bot.name}` };
     },
@@ -103,18 +112,17 @@ function createInstance(ctx: ChannelContext<MemoryConfig>, spec: InstanceSpec): 
       const parts = splitText(message.text, spec.capabilities.maxTextLength);
       let first: MessageRef | undefined;
       for (const [index, text] of parts.entries()) {
-        const sent = await client.request<WireMessage>(
-          "POST",
-          `/v1/conversations/${encodeURIComponent(conversation.id)}/messages`,
-          {
-            body: {
-              text,
-              ...(index === 0 && message.replyTo ? { replyToId: message.replyTo.messageId } : {}),
-              ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
-              ...(index === 0 && message.mentions ? { mentions: message.mentions } : {}),
-            },
+        const sent = await client.request<WireMessage>({
+          method: "POST",
+          path: `/v1/conversations/${encodeURIComponent(conversation.id)}/messages`,
+          operation: `send a message to ${conversation.id}`,
+          json: {
+            text,
+            ...(index === 0 && message.replyTo ? { replyToId: message.replyTo.messageId } : {}),
+            ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
+            ...(index === 0 && message.mentions ? { mentions: message.mentions } : {}),
           },
-        );
+        });
         first ??= messageRef(sent, inbound());
       }
       return first as MessageRef;
@@ -122,16 +130,24 @@ function createInstance(ctx: ChannelContext<MemoryConfig>, spec: InstanceSpec): 
     react: (ref, intent) => reactions.react(ref, intent),
     ...(spec.capabilities.reactions.list ? { listReactions: (ref: MessageRef) => reactions.list(ref) } : {}),
     async setTyping(conversation, on) {
-      await client.request("POST", `/v1/conversations/${encodeURIComponent(conversation.id)}/typing`, { body: { on } });
+      await client.request({
+        method: "POST",
+        path: `/v1/conversations/${encodeURIComponent(conversation.id)}/typing`,
+        json: { on },
+        idempotent: true,
+      });
     },
     async resolveMessageRef(conversation, messageId) {
-      const message = await client.request<WireMessage>("GET", `/v1/messages/${encodeURIComponent(messageId)}`);
+      const message = await client.request<WireMessage>({
+        method: "GET",
+        path: `/v1/messages/${encodeURIComponent(messageId)}`,
+      });
       if (message.conversationId !== conversation.id) {
         throw new ChorusError("E_MESSAGE_NOT_FOUND", `message ${messageId} is not in conversation ${conversation.id}`);
       }
       return messageRef(message, inbound());
     },
-    status: () => (status.state === "running" ? (poller.status() ?? status) : status),
+    status: () => redactor.status(status.state === "running" ? (poller.status() ?? status) : status),
     identity: () =>
       bot ? { id: bot.id, name: bot.name, ...(bot.phone ? { e164: bot.phone } : {}), isBot: true } : undefined,
   };

@@ -103,18 +103,23 @@ describe("memory channel faults: server errors", () => {
     const error = await instance.send({ id: "ops" }, { text: "status update" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChorusError);
     expect(error).toMatchObject({ code: "E_PLATFORM" });
-    expect((error as Error).message).toMatch(
-      /unreadable reply to POST \/v1\/conversations\/ops\/messages \(HTTP 200\)/,
-    );
+    expect((error as Error).message).toMatch(/unreadable answer \(send a message to ops\)/);
     expect(posts(platform)).toEqual(["200 malformed"]);
   });
 
-  it("retries a dropped connection on a send", async () => {
+  it("does not send a message again when the connection broke after it went out (it may have arrived)", async () => {
     const { platform, instance } = await open({ retries: 1 });
     platform.server.inject(faults.reset(POST_MESSAGE));
-    const ref = await instance.send({ id: "ops" }, { text: "still there?" });
-    expect(posts(platform)).toEqual(["0 reset", "200"]);
-    expect(platform.messagesIn("ops").map((m) => m.id)).toEqual([ref.messageId]);
+    const error = await instance.send({ id: "ops" }, { text: "still there?" }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "E_PLATFORM", retryable: true });
+    expect(posts(platform)).toEqual(["0 reset"]);
+  });
+
+  it("retries a typing call after a dropped connection (repeating it is harmless)", async () => {
+    const { platform, instance } = await open({ retries: 1 });
+    platform.server.inject(faults.reset({ method: "POST", path: "/v1/conversations/:id/typing" }));
+    await instance.setTyping({ id: "ops" }, true);
+    expect(platform.state.typing.get("ops")).toBe(true);
   });
 });
 

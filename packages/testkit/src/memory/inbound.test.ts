@@ -58,7 +58,7 @@ describe("memory channel inbound: messages", () => {
     const event = await messageEvent(sent.id);
     expect(event).toEqual({
       type: "message",
-      eventId: `default:${sent.id}`,
+      eventId: platform.state.events.find((e) => e.type === "message" && e.message.id === sent.id)?.id,
       conversation: { id: FAMILY.id, kind: "group", title: "Family 🏡", members: FAMILY_MEMBERS },
       sender: ALICE_PARTICIPANT,
       text: "Dinner at 7 tonight?",
@@ -193,7 +193,7 @@ describe("memory channel inbound: reactions", () => {
     const added = await channel.waitForEvent(isReaction(botRef.messageId, "added"));
     expect(added).toEqual({
       type: "reaction",
-      eventId: expect.stringMatching(/^default:\d+$/),
+      eventId: expect.stringMatching(/^evt-\d+$/),
       conversation: { id: FAMILY.id, kind: "group", title: "Family 🏡", members: FAMILY_MEMBERS },
       target: botRef,
       emoji: "🍕",

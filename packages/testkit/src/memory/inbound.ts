@@ -1,14 +1,72 @@
-import type { InboundEvent, MessageRef, Participant } from "@chorus/core";
+import {
+  type InboundEvent,
+  type Logger,
+  type MessageRef,
+  mintRef,
+  type Participant,
+  type RefScope,
+} from "@chorus/core";
+import { z } from "zod";
 import type { WireEvent, WireMessage, WireUser } from "./wire.js";
 
-export interface InboundContext {
-  channel: string;
-  accountId: string;
-  botId: string;
-}
+const userSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  phone: z.string().optional(),
+  bot: z.boolean().optional(),
+});
+const messageSchema = z.object({
+  id: z.string().min(1),
+  conversationId: z.string().min(1),
+  threadId: z.string().optional(),
+  senderId: z.string().min(1),
+  text: z.string(),
+  mentions: z.array(z.string()),
+  replyTo: z.object({ id: z.string(), senderId: z.string() }).optional(),
+  ts: z.number(),
+});
+const conversationSchema = z.object({
+  id: z.string().min(1),
+  kind: z.enum(["direct", "group"]),
+  title: z.string().optional(),
+  members: z.array(userSchema),
+});
+const eventSchema = z.discriminatedUnion("type", [
+  z.object({
+    id: z.string().min(1),
+    seq: z.number(),
+    type: z.literal("message"),
+    message: messageSchema,
+    conversation: conversationSchema,
+    sender: userSchema,
+  }),
+  z.object({
+    id: z.string().min(1),
+    seq: z.number(),
+    type: z.literal("reaction"),
+    action: z.enum(["added", "removed"]),
+    reaction: z.object({ userId: z.string(), emoji: z.string() }),
+    message: messageSchema,
+    conversation: conversationSchema,
+    actor: userSchema,
+  }),
+]);
 
-/** Turns one platform event into a normalised inbound event; undefined for the bot's own. */
-export function toInboundEvent(event: WireEvent, ctx: InboundContext): InboundEvent | undefined {
+/**
+ * Turns one platform event into a normalised inbound event; undefined for the bot's own, and for
+ * an event it cannot read, which is logged as a warning naming what was wrong.
+ */
+export function toInboundEvent(raw: unknown, scope: RefScope, logger: Logger): InboundEvent | undefined {
+  const parsed = eventSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "event"}: ${i.message}`).join("; ");
+    logger.warn(
+      { seq: (raw as { seq?: unknown })?.seq, problems },
+      `memory channel: skipped an unreadable event (${problems})`,
+    );
+    return undefined;
+  }
+  const event = parsed.data as WireEvent;
   const conversation = {
     id: event.conversation.id,
     kind: event.conversation.kind,
@@ -17,49 +75,47 @@ export function toInboundEvent(event: WireEvent, ctx: InboundContext): InboundEv
     ...(event.message.threadId !== undefined ? { threadId: event.message.threadId } : {}),
   };
   if (event.type === "reaction") {
-    if (event.actor.id === ctx.botId) return undefined;
+    if (event.actor.id === scope.botId) return undefined;
     return {
       type: "reaction",
-      eventId: `${ctx.accountId}:${event.seq}`,
+      eventId: event.id,
       conversation,
-      target: messageRef(event.message, ctx),
+      target: messageRef(event.message, scope),
       emoji: event.reaction.emoji,
       action: event.action,
       actor: participant(event.actor),
       timestamp: Date.now(),
     };
   }
-  if (event.sender.id === ctx.botId) return undefined;
+  if (event.sender.id === scope.botId) return undefined;
   const message = event.message;
   const replied = message.replyTo;
   return {
     type: "message",
-    eventId: `${ctx.accountId}:${message.id}`,
+    eventId: event.id,
     conversation,
     sender: participant(event.sender),
     text: message.text,
     mentions: {
-      bot: message.mentions.includes(ctx.botId),
-      others: message.mentions.filter((id) => id !== ctx.botId),
+      bot: message.mentions.includes(scope.botId),
+      others: message.mentions.filter((id) => id !== scope.botId),
     },
     ...(replied
-      ? { replyTo: { messageId: replied.id, fromBot: replied.senderId === ctx.botId, senderId: replied.senderId } }
+      ? { replyTo: { messageId: replied.id, fromBot: replied.senderId === scope.botId, senderId: replied.senderId } }
       : {}),
-    ref: messageRef(message, ctx),
+    ref: messageRef(message, scope),
     timestamp: message.ts,
   };
 }
 
 /** The ref of a platform message, as the memory channel mints it. */
-export function messageRef(message: WireMessage, ctx: InboundContext): MessageRef {
-  return {
-    channel: ctx.channel,
-    accountId: ctx.accountId,
+export function messageRef(message: WireMessage, scope: RefScope): MessageRef {
+  return mintRef(scope, {
     conversationId: message.conversationId,
     messageId: message.id,
     ...(message.threadId !== undefined ? { threadId: message.threadId } : {}),
-    fromBot: message.senderId === ctx.botId,
-  };
+    authorId: message.senderId,
+  });
 }
 
 function participant(user: WireUser): Participant {

@@ -1,5 +1,4 @@
 export { createMemoryChannel, type MemoryChannelOptions } from "./channel.js";
-export { MemoryApiError } from "./client.js";
 export { type MemoryConfig, memoryConfigSchema } from "./config.js";
 export {
   createMemoryPlatform,

@@ -59,8 +59,7 @@ describe("memory channel persistence", () => {
     const two = say("two");
     await delivered(first, two.id);
     await stop(first);
-    const cursor = JSON.parse(await readFile(join(stateDir, "cursor.json"), "utf8"));
-    expect(cursor).toEqual({ seq: platform.state.events.length });
+    expect(await first.store.get("cursor")).toBe(platform.state.events.length);
 
     const three = say("three while the channel was down");
     const second = await start(stateDir);
@@ -102,11 +101,35 @@ describe("memory channel persistence", () => {
     expect(fresh.events.slice(0, 2).map((e) => e.eventId)).toEqual(first.events.map((e) => e.eventId));
   });
 
-  it("starts from the beginning when the cursor file is missing or broken", async () => {
+  it("starts from the beginning when the stored cursor is missing or broken", async () => {
+    const old = say("old");
+    const first = await start(stateDir);
+    await delivered(first, old.id);
+    await first.store.set("cursor", "not a number");
+    await stop(first);
+    const channel = await start(stateDir);
+    await delivered(channel, old.id);
+    expect(texts(channel.events)).toEqual(["old"]);
+  });
+
+  it("imports the cursor file an earlier version wrote, once, and keeps the file as .imported", async () => {
+    say("one");
+    say("two");
+    const three = say("three");
+    await writeFile(join(stateDir, "cursor.json"), JSON.stringify({ seq: 2 }));
+    const channel = await start(stateDir);
+    await delivered(channel, three.id);
+    expect(texts(channel.events)).toEqual(["three"]);
+    expect(JSON.parse(await readFile(join(stateDir, "cursor.json.imported"), "utf8"))).toEqual({ seq: 2 });
+    expect(channel.logs.at("info").map((r) => r.message)).toContain("imported earlier channel state into the store");
+  });
+
+  it("sets aside a cursor file of the wrong shape with a warning and starts from the beginning", async () => {
     const old = say("old");
     await writeFile(join(stateDir, "cursor.json"), JSON.stringify({ seq: "not a number" }));
     const channel = await start(stateDir);
     await delivered(channel, old.id);
     expect(texts(channel.events)).toEqual(["old"]);
+    expect(channel.logs.at("warn")[0]?.message).toContain("seq is not a number");
   });
 });

@@ -1,7 +1,7 @@
 import type { MemoryPlatformRules } from "./rules.js";
 import type { WireConversation, WireEvent, WireMessage, WireReaction, WireUser } from "./wire.js";
 
-type EventBody = WireEvent extends infer E ? (E extends WireEvent ? Omit<E, "seq"> : never) : never;
+type EventBody = WireEvent extends infer E ? (E extends WireEvent ? Omit<E, "seq" | "id"> : never) : never;
 
 /** Everything the memory platform holds, and the only code that changes it. */
 export class MemoryPlatformState {
@@ -10,6 +10,7 @@ export class MemoryPlatformState {
   readonly messages = new Map<string, WireMessage>();
   readonly reactions = new Map<string, WireReaction[]>();
   readonly typing = new Map<string, boolean>();
+  /** The event stream; entries are events, or raw values a test injected to model a broken payload. */
   readonly events: WireEvent[] = [];
   #nextId = 1;
   #waiters = new Set<() => void>();
@@ -112,7 +113,22 @@ export class MemoryPlatformState {
   }
 
   #push(event: EventBody): void {
-    this.events.push({ ...event, seq: this.events.length + 1 } as WireEvent);
+    const seq = this.events.length + 1;
+    this.events.push({ ...event, id: `evt-${seq}`, seq } as WireEvent);
+    this.wakeAll();
+  }
+
+  /** Puts an earlier event (the last one by default) in the stream again, as a platform redelivers: same id. */
+  redeliver(id?: string): void {
+    const event = id === undefined ? this.events.at(-1) : this.events.find((e) => e.id === id);
+    if (!event) throw new Error(`memory platform: no event ${id ?? "yet"} to redeliver`);
+    this.events.push({ ...event, seq: this.events.length + 1 });
+    this.wakeAll();
+  }
+
+  /** Puts a raw value in the stream where an event belongs (a payload the plugin cannot parse). */
+  pushRaw(value: Record<string, unknown>): void {
+    this.events.push({ ...value, seq: this.events.length + 1 } as unknown as WireEvent);
     this.wakeAll();
   }
 

@@ -38,6 +38,10 @@ export interface MemoryPlatform {
   botReactions(messageId: string): string[];
   /** Messages of a conversation, oldest first. */
   messagesIn(conversationId: string): WireMessage[];
+  /** Delivers an earlier event (the last by default) again, with its id, as platforms redeliver. */
+  redeliver(id?: string): void;
+  /** Delivers a raw value where an event belongs: a payload the plugin cannot parse. */
+  deliverRaw(value: Record<string, unknown>): void;
 }
 
 type Ctx = RequestContext<unknown>;
@@ -223,5 +227,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
     },
     botReactions: (messageId) => state.reactionsBy(messageId, bot.id),
     messagesIn: (conversationId) => [...state.messages.values()].filter((m) => m.conversationId === conversationId),
+    redeliver: (id) => state.redeliver(id),
+    deliverRaw: (value) => state.pushRaw(value),
   };
 }

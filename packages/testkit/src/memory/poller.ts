@@ -1,29 +1,38 @@
-import { type ChannelContext, type ChannelStatus, toChorusError } from "@chorus/core";
-import type { MemoryClient } from "./client.js";
+import { join } from "node:path";
+import { abortableDelay, type HttpClient, Reconnect } from "@chorus/channel-kit";
+import { importLegacyFile } from "@chorus/channel-kit/state";
+import { type ChannelContext, type ChannelStatus, type RefScope, toChorusError } from "@chorus/core";
 import type { MemoryConfig } from "./config.js";
-import { CursorStore } from "./cursor-store.js";
-import { type InboundContext, toInboundEvent } from "./inbound.js";
+import { toInboundEvent } from "./inbound.js";
 import type { WireEvent } from "./wire.js";
 
-const MAX_BACKOFF_MS = 5_000;
+/** The store key of the last event sequence this account processed. */
+const CURSOR_KEY = "cursor";
 
 /** Long-polls the platform's event stream and emits normalised events, reconnecting with backoff. */
 export class EventPoller {
-  readonly #cursor: CursorStore;
   #stop = new AbortController();
   #loop: Promise<void> | undefined;
-  #failure: ChannelStatus | undefined;
+  readonly #reconnect = new Reconnect({ initialMs: 100, maxMs: 5_000, jitter: 0.5 });
 
   constructor(
-    private readonly client: MemoryClient,
+    private readonly client: HttpClient,
     private readonly ctx: ChannelContext<MemoryConfig>,
-    private readonly inbound: () => InboundContext,
-  ) {
-    this.#cursor = new CursorStore(ctx.stateDir);
-  }
+    private readonly inbound: () => RefScope,
+  ) {}
 
   async start(): Promise<void> {
-    const seq = await this.#cursor.load();
+    // Versions before the store kept the cursor in `<stateDir>/cursor.json`.
+    await importLegacyFile(this.ctx.store, this.ctx.logger, {
+      file: join(this.ctx.stateDir, "cursor.json"),
+      entries: (content) => {
+        const seq = (content as { seq?: unknown }).seq;
+        if (typeof seq !== "number") throw new Error("seq is not a number");
+        return [[CURSOR_KEY, seq]];
+      },
+    });
+    const stored = await this.ctx.store.get(CURSOR_KEY);
+    const seq = typeof stored === "number" && Number.isInteger(stored) && stored >= 0 ? stored : 0;
     this.#stop = new AbortController();
     this.#loop = this.#run(seq, AbortSignal.any([this.#stop.signal, this.ctx.signal]));
   }
@@ -36,52 +45,39 @@ export class EventPoller {
 
   /** A degraded status while the platform cannot be reached, else undefined. */
   status(): ChannelStatus | undefined {
-    return this.#failure;
+    const problem = this.#reconnect.problem;
+    return problem === undefined ? undefined : { state: "degraded", detail: problem };
   }
 
   async #run(startSeq: number, signal: AbortSignal): Promise<void> {
     let seq = startSeq;
-    let failures = 0;
     while (!signal.aborted) {
       try {
-        const { events } = await this.client.request<{ events: WireEvent[] }>(
-          "GET",
-          `/v1/events?after=${seq}&waitMs=${this.ctx.config.pollWaitMs}`,
-          { signal },
-        );
-        failures = 0;
-        this.#failure = undefined;
+        const { events } = await this.client.request<{ events: WireEvent[] }>({
+          method: "GET",
+          path: "/v1/events",
+          query: { after: seq, waitMs: this.ctx.config.pollWaitMs },
+          operation: "poll for events",
+          timeoutMs: this.ctx.config.pollWaitMs + this.ctx.config.timeoutMs,
+          signal,
+        });
+        if (this.#reconnect.succeeded()) this.ctx.logger.info({}, "memory channel: event poll recovered");
         for (const event of events) {
-          const normalised = toInboundEvent(event, this.inbound());
-          if (normalised) this.ctx.emit(normalised);
+          const normalized = toInboundEvent(event, this.inbound(), this.ctx.logger);
+          if (normalized) this.ctx.emit(normalized);
           seq = Math.max(seq, event.seq);
         }
-        if (events.length > 0) await this.#cursor.save(seq);
+        if (events.length > 0) await this.ctx.store.set(CURSOR_KEY, seq);
       } catch (error) {
         if (signal.aborted) return;
-        failures++;
         const reason = toChorusError(error, "event poll failed");
-        this.#failure = { state: "degraded", detail: reason.message };
-        this.ctx.logger.warn({ err: reason.message, failures }, "memory channel: event poll failed, retrying");
-        await backoff(failures, signal);
+        const wait = this.#reconnect.failed(`event poll failed: ${reason.message}`);
+        this.ctx.logger.warn(
+          { err: reason.message, failures: this.#reconnect.failures, retryInMs: wait },
+          "memory channel: event poll failed, retrying",
+        );
+        await abortableDelay(wait, signal);
       }
     }
   }
-}
-
-/** Waits an exponentially growing, jittered delay (capped), or until aborted. */
-function backoff(failures: number, signal: AbortSignal): Promise<void> {
-  const base = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(failures, 10));
-  const ms = base / 2 + Math.random() * (base / 2);
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }

@@ -35,10 +35,14 @@ export interface WireReaction {
   emoji: string;
 }
 
-/** What the bot reads from `GET /v1/events`: a numbered stream of everything that happened. */
+/**
+ * What the bot reads from `GET /v1/events`: a numbered stream of everything that happened. `id`
+ * names the event and stays the same when the platform delivers it again; `seq` is its position.
+ */
 export type WireEvent =
-  | { seq: number; type: "message"; message: WireMessage; conversation: WireConversation; sender: WireUser }
+  | { id: string; seq: number; type: "message"; message: WireMessage; conversation: WireConversation; sender: WireUser }
   | {
+      id: string;
       seq: number;
       type: "reaction";
       action: "added" | "removed";

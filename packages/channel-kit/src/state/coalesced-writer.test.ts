@@ -1,6 +1,14 @@
-import { waitFor } from "@chorus/testkit";
 import { describe, expect, it } from "vitest";
 import { CoalescedWriter } from "./coalesced-writer.js";
+
+/** Waits (by turns of the event loop, never a fixed sleep) until `check` holds. */
+async function waitFor(check: () => boolean, { timeoutMs }: { timeoutMs: number }): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 /** A write function that records what it saw and can be held open. */
 function recorder(state: { value: number }) {

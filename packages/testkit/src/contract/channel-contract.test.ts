@@ -1,0 +1,153 @@
+import { createServer } from "node:net";
+import { BotReactionRecord } from "@chorus/channel-kit";
+import type { ChannelInstance, ChannelPlugin, ReactionIntent } from "@chorus/core";
+import { describe, expect, it } from "vitest";
+import { outage } from "../fake-server/index.js";
+import { createMemoryChannel, createMemoryPlatform, type MemoryConfig } from "../memory/index.js";
+import { describeChannelContract } from "../vitest.js";
+import { runChannelContract } from "./run.js";
+import type { ChannelContractFixture } from "./types.js";
+
+const CANARY = "canary-memory-token-7f3a9c";
+
+/** A loopback port where nothing listens. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The memory platform as a whole-channel contract fixture. */
+async function memoryFixture(): Promise<ChannelContractFixture> {
+  const platform = createMemoryPlatform({ token: CANARY });
+  await platform.start();
+  platform.addConversation({ id: "c1", kind: "group", title: "Contract", members: [{ id: "ann", name: "Ann" }] });
+  const config = (baseUrl: string) => ({ baseUrl, token: CANARY, pollWaitMs: 200, retries: 1, timeoutMs: 500 });
+  const unreachable = `http://127.0.0.1:${await closedPort()}`;
+  return {
+    config: config(platform.url),
+    conversation: { id: "c1" },
+    secrets: [CANARY],
+    unreachableConfig: () => config(unreachable),
+    botReactions: (ref) => platform.botReactions(ref.messageId),
+    addForeignReaction: (ref, emoji) => platform.userReacts(ref.messageId, "ann", emoji),
+    foreignReactions: (ref) => platform.state.reactionsBy(ref.messageId, "ann"),
+    userSends: (text) => {
+      platform.userSends({ conversationId: "c1", senderId: "ann", text });
+    },
+    redeliverLast: () => platform.redeliver(),
+    deliverUnparseable: () => platform.deliverRaw({ id: "evt-broken", type: "message", message: { id: 42 } }),
+    fault: (kind) => platform.server.inject(outage(kind)),
+    heal: () => platform.server.clearFaults(),
+    close: () => platform.close(),
+  };
+}
+
+describeChannelContract("memory channel: the whole channel contract", {
+  plugin: createMemoryChannel(),
+  setup: memoryFixture,
+  stepTimeoutMs: 10_000,
+});
+
+/** A plugin made from the memory channel with one instance method replaced. */
+function variant(
+  change: (instance: ChannelInstance, ctx: Parameters<ChannelPlugin<MemoryConfig>["create"]>[0]) => ChannelInstance,
+  log?: (ctx: Parameters<ChannelPlugin<MemoryConfig>["create"]>[0]) => void,
+): ChannelPlugin<MemoryConfig> {
+  const base = createMemoryChannel();
+  return {
+    ...base,
+    create: async (ctx) => {
+      log?.(ctx);
+      return change(await base.create(ctx), ctx);
+    },
+  };
+}
+
+/** A plugin that clears through its own record of what it added, kept where `record` says. */
+function clearingByRecord(record: "memory" | "store"): ChannelPlugin<MemoryConfig> {
+  return variant((instance, ctx) => {
+    const inMemory = new Map<string, string[]>();
+    const stored = new BotReactionRecord(ctx.store);
+    const held = async (ref: { conversationId: string; messageId: string }) =>
+      record === "store" ? stored.held(ref) : (inMemory.get(ref.messageId) ?? []);
+    const hold = async (ref: { conversationId: string; messageId: string }, emoji: string[]) => {
+      if (record === "store") await stored.hold(ref, emoji);
+      else inMemory.set(ref.messageId, emoji);
+    };
+    return {
+      ...instance,
+      async react(ref, intent: ReactionIntent) {
+        if (intent.op !== "clear") {
+          const result = await instance.react(ref, intent);
+          const now = await held(ref);
+          const emoji = result.emoji ?? "";
+          await hold(
+            ref,
+            intent.op === "add" ? [...now.filter((e) => e !== emoji), emoji] : now.filter((e) => e !== emoji),
+          );
+          return result;
+        }
+        const removed = await held(ref);
+        for (const emoji of removed) await instance.react(ref, { op: "remove", emoji });
+        await hold(ref, []);
+        return { ok: true, action: "react", op: "clear", removed };
+      },
+    };
+  });
+}
+
+const failedCases = async (plugin: ChannelPlugin<MemoryConfig>) => {
+  const results = await runChannelContract({ plugin, setup: memoryFixture, stepTimeoutMs: 10_000 });
+  expect(results.length).toBeGreaterThan(20);
+  return results.filter((r) => !r.ok);
+};
+
+describe("the channel contract catches plugins that break its rules", () => {
+  it("passes a plugin that keeps its reaction record in ctx.store", async () => {
+    expect(await failedCases(clearingByRecord("store"))).toEqual([]);
+  }, 120_000);
+
+  it("fails a plugin that loses its reaction record on restart", async () => {
+    const failed = await failedCases(clearingByRecord("memory"));
+    expect(failed.map((f) => f.name)).toEqual(["restart: clearAll after a restart removes every reaction of the bot"]);
+    expect(failed[0]?.message).toMatch(/after clearAll after a restart: expected no reactions, the platform shows \[/);
+  }, 120_000);
+
+  it("fails a plugin that leaks a secret into its log", async () => {
+    const leaky = variant(
+      (instance) => instance,
+      (ctx) => ctx.logger.info({ token: ctx.config.token }, "starting"),
+    );
+    const failed = await failedCases(leaky);
+    expect(failed.map((f) => f.name)).toEqual([
+      "secrets: against an unreachable platform, no secret appears in the start error, the status or the log",
+      "secrets: no secret appears in any error, status, event or log line of the whole run",
+    ]);
+    expect(failed[1]?.message).toContain('a info log line "starting" (secret ca…9c)');
+    expect(failed.map((f) => f.message).join(" ")).not.toContain(CANARY);
+  }, 120_000);
+
+  it("fails a plugin that crashes on a closed socket (an error escapes it)", async () => {
+    const crashing = variant((instance) => ({
+      ...instance,
+      async send(conversation, message) {
+        try {
+          return await instance.send(conversation, message);
+        } catch (error) {
+          // The bug: a rejection nobody handles, as a client's "close" handler might leave behind.
+          void Promise.reject(new Error("contract-probe: the socket closed and nobody caught it"));
+          throw error;
+        }
+      },
+    }));
+    const failed = await failedCases(crashing);
+    expect(failed.map((f) => f.name)).toEqual([
+      "faults: no error escaped the plugin (an unhandled rejection or uncaught exception would end the gateway)",
+    ]);
+    expect(failed[0]?.message).toContain("unhandled rejection: Error: contract-probe: the socket closed");
+  }, 120_000);
+});
