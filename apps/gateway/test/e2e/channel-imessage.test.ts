@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createFakeBlueBubbles,
   type FakeBlueBubbles,
-} from "../../../../packages/channel-imessage/dist/testing/index.js";
+} from "@chorus/channel-imessage/testing";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { runChorus } from "../support/loading-cli.js";

@@ -5,7 +5,7 @@ import {
   createFakeTalk,
   type FakeBot,
   type FakeTalk,
-} from "../../../../packages/channel-nextcloud/dist/testing/index.js";
+} from "@chorus/channel-nextcloud/testing";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 

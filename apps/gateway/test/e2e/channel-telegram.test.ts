@@ -5,7 +5,7 @@ import {
   createFakeTelegram,
   type FakeTelegram,
   mentionEntities,
-} from "../../../../packages/channel-telegram/dist/testing/index.js";
+} from "@chorus/channel-telegram/testing";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 

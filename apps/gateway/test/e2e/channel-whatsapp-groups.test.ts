@@ -4,14 +4,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { saveLinkedCreds } from "../../../../packages/channel-whatsapp/dist/index.js";
+import { saveLinkedCreds } from "@chorus/channel-whatsapp";
 import {
   createFakeWhatsApp,
   type FakeGroup,
   type FakePerson,
   type FakeStoredMessage,
   type FakeWhatsApp,
-} from "../../../../packages/channel-whatsapp/dist/testing/index.js";
+} from "@chorus/channel-whatsapp/testing";
 import { CONTEXT_MARKER, CURRENT_MARKER } from "../../src/groups/history.js";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
