@@ -4,11 +4,10 @@ import { join } from "node:path";
 import { eventually } from "@chorus/testkit";
 import { describeReactionContract } from "@chorus/testkit/vitest";
 import { vi } from "vitest";
-import { saveLinkedCreds } from "./auth-state.js";
 import { ANN, BOB, BOT } from "./fixtures/wire-messages.js";
 import { PATIENCE, removeStateDir, WIRE_TEST_TIMEOUT, wireConfig } from "./fixtures/wire-session.js";
 import { whatsappChannel } from "./index.js";
-import { createFakeWhatsApp } from "./testing/index.js";
+import { createFakeWhatsApp, saveLinkedCreds } from "./testing/index.js";
 
 // Real crypto on a small shared machine: the suite's cases get the wire tests' patience.
 vi.setConfig({ testTimeout: WIRE_TEST_TIMEOUT, hookTimeout: WIRE_TEST_TIMEOUT });
