@@ -2,16 +2,16 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { eventually } from "@chorus/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { saveLinkedCreds } from "@chorus/channel-whatsapp";
 import {
   createFakeWhatsApp,
   type FakeGroup,
   type FakePerson,
   type FakeStoredMessage,
   type FakeWhatsApp,
+  saveLinkedCreds,
 } from "@chorus/channel-whatsapp/testing";
+import { eventually } from "@chorus/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTEXT_MARKER, CURRENT_MARKER } from "../../src/groups/history.js";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";

@@ -219,6 +219,32 @@ describe("inbound messages over the wire", () => {
   );
 });
 
+describe("messages the plugin cannot read", () => {
+  beforeEach(async () => {
+    s = await openWireSession();
+  }, WIRE_TEST_TIMEOUT);
+
+  it(
+    "a message whose content is no protobuf leaves a warning naming it and why; WhatsApp is asked again; the next one arrives",
+    async () => {
+      const damaged = s.fake.personSendsUnreadable({ from: ANN.phone, chat: s.team.id });
+      await barrier();
+      const warning = s.channel.logs
+        .at("warn")
+        .find((record) => record.message.startsWith("whatsapp: could not read message"));
+      expect(warning?.message).toBe(
+        `whatsapp: could not read message ${damaged.id} from ${s.ann.lidJid} in ${s.team.id}: invalid wire type 7 at offset 40`,
+      );
+      expect(messageEvents(s.channel).map((event) => event.ref.messageId)).not.toContain(damaged.id);
+      // Baileys asked the sender's device to send it again.
+      expect(s.fake.stanzas({ tag: "receipt" }).find((receipt) => receipt.attrs.id === damaged.id)?.attrs.type).toBe(
+        "retry",
+      );
+    },
+    WIRE_TEST_TIMEOUT,
+  );
+});
+
 describe("group metadata over the wire", () => {
   it(
     "is fetched once for several messages and sends, then served from the cache",

@@ -2,8 +2,8 @@ import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemoryStore } from "@chorus/channel-kit/state";
-import { type ChannelLoginContext, silentLogger } from "@chorus/core";
-import { eventually, startChannel, validatePluginConfig, waitFor } from "@chorus/testkit";
+import type { ChannelLoginContext } from "@chorus/core";
+import { eventually, LogRecorder, startChannel, validatePluginConfig, waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WhatsAppConfig } from "../config.js";
 import { ANN, BOT, pnJid } from "../fixtures/wire-messages.js";
@@ -32,18 +32,19 @@ afterEach(async () => {
 async function loginContext(options: { phone?: string; signal?: AbortSignal } = {}) {
   const qrs: string[] = [];
   const lines: string[] = [];
+  const logs = new LogRecorder();
   const ctx: ChannelLoginContext<WhatsAppConfig> = {
     config: await validatePluginConfig(whatsappChannel, wireConfig(fake)),
     accountId: "default",
     store: new MemoryStore(),
     stateDir,
-    logger: silentLogger,
+    logger: logs.logger,
     signal: options.signal ?? new AbortController().signal,
     options: options.phone === undefined ? {} : { phone: options.phone },
     showQr: (data) => qrs.push(data),
     print: (line) => lines.push(line),
   };
-  return { ctx, qrs, lines };
+  return { ctx, qrs, lines, logs };
 }
 
 function login(ctx: ChannelLoginContext<WhatsAppConfig>) {
@@ -129,7 +130,7 @@ describe("linking the account", () => {
   it(
     "by pairing code: the printed code typed on the phone links the device, and no QR code is shown",
     async () => {
-      const { ctx, qrs, lines } = await loginContext({ phone: `+1 555 000 ${BOT.phone.slice(-4)}` });
+      const { ctx, qrs, lines, logs } = await loginContext({ phone: `+1 555 000 ${BOT.phone.slice(-4)}` });
       const linking = login(ctx);
       await eventually(
         () => expect(fake.pairingCodeRequests()).toEqual([expect.objectContaining({ phone: BOT.phone })]),
@@ -143,6 +144,10 @@ describe("linking the account", () => {
       expect(lines.join("\n")).toMatch(/Link with phone number instead/);
       expect(fake.pairingCodeRequests()).toEqual([expect.objectContaining({ linked: true })]);
       expect(await readdir(join(stateDir, "auth"))).toContain("creds.json");
+      // The code is for the person's eyes only: never in a log line.
+      expect(logs.records.length).toBeGreaterThan(0);
+      expect(logs.text()).not.toContain(`${first}${second}`);
+      expect(logs.text()).not.toContain(`${first}-${second}`);
     },
     WIRE_TEST_TIMEOUT,
   );

@@ -21,6 +21,7 @@ export type {
   OwnerSendInput,
   PersonReactInput,
   PersonSendInput,
+  PersonUnreadableInput,
 } from "./fake-whatsapp-api.js";
 export type { IqFailure, IqMatch, MessageFault } from "./faults.js";
 export { createMemoryKeyStore } from "./memory-key-store.js";
