@@ -1,5 +1,4 @@
 import { mkdtemp } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChannelContractFixture, eventually } from "@chorus/testkit";
@@ -28,14 +27,13 @@ function deviceSecrets(creds: AuthenticationCreds): string[] {
   ];
 }
 
-/** A loopback port where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+/** A loopback WhatsApp URL where nothing listens any more: a fake that was started and closed. */
+async function closedUrl(): Promise<string> {
+  const gone = createFakeWhatsApp();
+  await gone.start();
+  const { url } = gone;
+  await gone.close();
+  return url;
 }
 
 /**
@@ -55,7 +53,7 @@ async function whatsappFixture(): Promise<ChannelContractFixture> {
   // The unreachable probe gets a copy: it must never touch the running instance's keys.
   const probeAuthDir = join(root, "probe-auth");
   await saveLinkedCreds(root, creds, { authDir: probeAuthDir });
-  const unreachable = `ws://127.0.0.1:${await closedPort()}/ws/chat`;
+  const unreachable = await closedUrl();
   return {
     config: wireConfig(fake, { authDir, ...SHORT }),
     conversation: { id: group },
