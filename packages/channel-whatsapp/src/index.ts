@@ -8,8 +8,8 @@
 import { CHORUS_API_VERSION, type ChannelCapabilities, type ChannelPlugin, defineChannel } from "@chorus/core";
 import { WHATSAPP_SECRET_KEYS, type WhatsAppConfig, whatsappConfigSchema } from "./config.js";
 import { createWhatsAppInstance, WHATSAPP_ID, WHATSAPP_LABEL, type WhatsAppInstanceOptions } from "./instance.js";
-import { linkAccount } from "./link/login.js";
-import { WHATSAPP_MAX_TEXT } from "./outbound/send.js";
+import { linkAccount } from "./link/index.js";
+import { WHATSAPP_MAX_TEXT } from "./outbound/index.js";
 
 /** What WhatsApp can do, as data (DESIGN §2.2 row WhatsApp: clearAll, singleSlot). */
 export const whatsappCapabilities: ChannelCapabilities = {

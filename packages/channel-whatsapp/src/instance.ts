@@ -1,22 +1,18 @@
 import { BotReactionRecord, Redactor, secretsOf } from "@chorus/channel-kit";
 import { type ChannelContext, type ChannelInstance, ChorusError, type InboundEvent, type RefScope } from "@chorus/core";
 import { WHATSAPP_SECRET_KEYS, type WhatsAppConfig } from "./config.js";
-import { MessageAcks } from "./connection/acks.js";
-import { WhatsAppConnection } from "./connection/connection.js";
-import { groupMetadataCache } from "./inbound/group-metadata.js";
-import { attachListeners } from "./inbound/listeners.js";
-import { People } from "./inbound/people.js";
-import { ReactionMemory } from "./inbound/reaction.js";
+import { MessageAcks, WhatsAppConnection } from "./connection/index.js";
+import { attachListeners, groupMetadataCache, People, ReactionMemory } from "./inbound/index.js";
 import type { BotIdentity } from "./jids.js";
-import { authDirOf } from "./link/auth-state.js";
-import { DisappearingTimers } from "./outbound/disappearing.js";
-import { WhatsAppOutbound } from "./outbound/send.js";
-import { WhatsAppReactions } from "./reactions/react.js";
-import { importLegacyState } from "./records/legacy-state.js";
-import { MessageLog } from "./records/message-log.js";
+import { authDirOf } from "./link/index.js";
+import { DisappearingTimers, WhatsAppOutbound } from "./outbound/index.js";
+import { WhatsAppReactions } from "./reactions/index.js";
+import { importLegacyState, MessageLog } from "./records/index.js";
 import { withRetries } from "./retry.js";
 
+/** The channel id (`channels.whatsapp`, `chorus channels login whatsapp`). */
 export const WHATSAPP_ID = "whatsapp";
+/** The channel's name as people read it. */
 export const WHATSAPP_LABEL = "WhatsApp";
 
 /** What a test may set on an instance besides its context. */

@@ -2,6 +2,7 @@ import { abortableDelay, retryDelay } from "@chorus/channel-kit";
 import type { ChorusError } from "@chorus/core";
 import { toWhatsAppError } from "./errors.js";
 
+/** How `withRetries` repeats a call. */
 export interface RetryOptions {
   /** Retries after the first attempt. */
   readonly retries: number;

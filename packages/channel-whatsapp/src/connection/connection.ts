@@ -11,6 +11,7 @@ import { loggedOutDetail, notLinkedDetail, unlinkedError } from "../link/unlinke
 import { baileysLogger } from "./baileys-logger.js";
 import { disconnectCode, openSocket, type WASocket } from "./socket.js";
 
+/** What one account's connection needs from the instance. */
 export interface ConnectionOptions {
   readonly config: WhatsAppConfig;
   readonly channel: string;

@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { eventually } from "@chorus/testkit";
+import { EscapeWatch, eventually } from "@chorus/testkit";
 import { initAuthCreds } from "@whiskeysockets/baileys";
 import { afterEach, describe, expect, it } from "vitest";
 import { ANN, BOT, pnJid } from "../fixtures/wire-messages.js";
@@ -105,6 +105,39 @@ describe("the connection", () => {
       expect((await messageEvent(s.channel, key.id)).text).toBe("are you back?");
       const ref = await s.channel.instance.send({ id: s.ann.jid }, { text: "I am" });
       expect(s.fake.botMessages(s.ann.jid).map((message) => message.id)).toEqual([ref.messageId]);
+    },
+    WIRE_TEST_TIMEOUT,
+  );
+
+  it(
+    "frames that are not valid noise end the connection, not the process: degraded with the reason, then running again",
+    async () => {
+      s = await openWireSession({ config: SLOW_RECONNECT });
+      const watch = new EscapeWatch().start();
+      try {
+        await s.fake.fault("garbage");
+        await eventually(
+          () =>
+            expect(s.channel.instance.status()).toMatchObject({
+              state: "degraded",
+              detail: expect.stringMatching(/connection closed: WhatsApp sent a frame that could not be read: /),
+            }),
+          PATIENCE,
+        );
+        expect(
+          s.channel.logs
+            .at("warn")
+            .some((r) => r.message.startsWith("whatsapp: WhatsApp sent a frame that is not valid")),
+        ).toBe(true);
+        s.fake.heal();
+        await eventually(() => expect(s.channel.instance.status().state).toBe("running"), PATIENCE);
+        const key = s.fake.personSends({ from: ANN.phone, text: "back?" });
+        expect((await messageEvent(s.channel, key.id)).text).toBe("back?");
+      } finally {
+        watch.stop();
+      }
+      // Baileys decodes frames in an async listener: without the guard this is an unhandled rejection.
+      expect(watch.describe()).toBe("");
     },
     WIRE_TEST_TIMEOUT,
   );

@@ -17,6 +17,7 @@ const WANTED_HISTORY = new Set<proto.Message.HistorySyncType | null | undefined>
   proto.Message.HistorySyncType.PUSH_NAME,
 ]);
 
+/** What a Baileys socket of one account is made with. */
 export interface SocketOptions {
   readonly config: WhatsAppConfig;
   readonly auth: WhatsAppAuthState;

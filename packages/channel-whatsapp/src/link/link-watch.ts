@@ -4,6 +4,7 @@ import { baileysLogger } from "../connection/baileys-logger.js";
 import { isLinked, openAuthState, type WhatsAppAuthState } from "./auth-state.js";
 import { loginInProgress, mayCompleteLogin } from "./login-lock.js";
 
+/** Where to watch, and whom to tell about a finished login. */
 export interface LinkWatchOptions {
   /** The auth directory `chorus channels login` writes the credentials into. */
   readonly authDir: string;

@@ -26,6 +26,7 @@ export const WHATSAPP_MAX_TEXT = 4000;
 /** Message ids WhatsApp clients make: letters and digits (`3EB0…`, `BAE5…`). */
 const MESSAGE_ID = /^[A-Za-z0-9_-]{4,128}$/;
 
+/** What sending needs from the instance. */
 export interface OutboundDeps {
   /** The open socket (waits while reconnecting; fails when not linked). */
   readonly ready: () => Promise<WASocket>;

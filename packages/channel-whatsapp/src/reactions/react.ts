@@ -9,6 +9,7 @@ import { withRetries } from "../retry.js";
 import { whatsappEmoji } from "./emoji.js";
 import { planReaction } from "./plan.js";
 
+/** What executing reactions needs from the instance. */
 export interface ReactionDeps {
   readonly ready: () => Promise<WASocket>;
   /** The linked account; throws when there is none. */
