@@ -1,10 +1,7 @@
 import { fileURLToPath } from "node:url";
+import { createFakeBlueBubbles, type FakeBlueBubbles } from "@chorus/channel-imessage/testing";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeBlueBubbles,
-  type FakeBlueBubbles,
-} from "@chorus/channel-imessage/testing";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { runChorus } from "../support/loading-cli.js";

@@ -1,11 +1,7 @@
 import { fileURLToPath } from "node:url";
+import { createFakeTelegram, type FakeTelegram, mentionEntities } from "@chorus/channel-telegram/testing";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeTelegram,
-  type FakeTelegram,
-  mentionEntities,
-} from "@chorus/channel-telegram/testing";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 
