@@ -28,12 +28,8 @@ describeChannelContract("Acme Chat: the channel contract", {
   async setup() {
     const fake = createFakeAcme({ token: TOKEN, webhookSecret: WEBHOOK_SECRET });
     await fake.start();
-    fake.addConversation({
-      id: "c_team",
-      type: "group",
-      name: "Team",
-      members: [fake.bot, { id: "u_ann", name: "Ann" }],
-    });
+    const ann = { id: "u_ann", name: "Ann" };
+    fake.addConversation({ id: "c_team", type: "group", name: "Team", members: [fake.bot, ann] });
     // Short timeouts, so a platform that hangs fails a call quickly instead of holding the suite.
     const config = (baseUrl: string) => fake.config({ baseUrl, retries: 1, timeoutMs: 500 });
     const unreachable = `http://127.0.0.1:${await closedPort()}`;

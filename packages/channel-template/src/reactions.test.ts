@@ -6,7 +6,7 @@ import { type MessageRef, performReaction } from "@chorus/core";
 import { type RunningChannel, startChannel } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acmeChannel } from "./index.js";
-import { createFakeAcme, type FakeAcme } from "./testing/index.js";
+import { ACME_REACTION_NAMES, createFakeAcme, type FakeAcme } from "./testing/index.js";
 
 let fake: FakeAcme;
 let running: RunningChannel;
@@ -62,17 +62,8 @@ describe("the vocabulary", () => {
     expect(await recorded()).toBeUndefined();
   });
 
-  it("is declared on the plugin, so the agent's tool schema can list it", () => {
-    expect(acmeChannel.capabilities.reactions.vocabulary).toEqual([
-      "thumbs_up",
-      "heart",
-      "laugh",
-      "wow",
-      "sad",
-      "party",
-      "fire",
-      "eyes",
-    ]);
+  it("is declared on the plugin (the agent's tool schema lists it), and is exactly Acme's set", () => {
+    expect(acmeChannel.capabilities.reactions.vocabulary).toEqual(ACME_REACTION_NAMES);
     expect(acmeChannel.vocabulary?.lookup("😮")).toBe("wow");
   });
 });

@@ -5,18 +5,14 @@ import { acmeChannel } from "./index.js";
 import { createFakeAcme, type FakeAcme } from "./testing/index.js";
 import { verifyWebhook, WEBHOOK_TOLERANCE_MS } from "./webhook.js";
 
+const ann = { id: "u_ann", name: "Ann" };
 let fake: FakeAcme;
 let running: RunningChannel;
 
 beforeEach(async () => {
   fake = createFakeAcme();
   await fake.start();
-  fake.addConversation({
-    id: "c_team",
-    type: "group",
-    name: "Team",
-    members: [fake.bot, { id: "u_ann", name: "Ann" }],
-  });
+  fake.addConversation({ id: "c_team", type: "group", name: "Team", members: [fake.bot, ann] });
   running = await startChannel(acmeChannel, { config: fake.config() });
 });
 

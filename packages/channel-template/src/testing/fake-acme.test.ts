@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFakeAcme, type FakeAcme } from "./index.js";
 
 // The fake is the platform every test trusts, so its own rules are pinned here.
+const ann = { id: "u_ann", name: "Ann" };
 let fake: FakeAcme;
 /** What the bot's webhook received. */
 let received: { headers: IncomingHttpHeaders; body: string }[];
@@ -25,12 +26,7 @@ beforeEach(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   fake = createFakeAcme({ token: "t0ken", webhookSecret: "0123456789abcdef" });
   await fake.start();
-  fake.addConversation({
-    id: "c_team",
-    type: "group",
-    name: "Team",
-    members: [fake.bot, { id: "u_ann", name: "Ann" }],
-  });
+  fake.addConversation({ id: "c_team", type: "group", name: "Team", members: [fake.bot, ann] });
   const { port } = receiver.address() as { port: number };
   expect((await call("PUT", "/v1/webhook", { body: { url: `http://127.0.0.1:${port}/hook` } })).status).toBe(204);
 });
