@@ -1,24 +1,13 @@
-import { createServer } from "node:net";
 import { BotReactionRecord } from "@chorus/channel-kit";
 import type { ChannelInstance, ChannelPlugin, ReactionIntent } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import { outage } from "../fake-server/index.js";
+import { closedPort, outage } from "../fake-server/index.js";
 import { createMemoryChannel, createMemoryPlatform, type MemoryConfig } from "../memory/index.js";
 import { describeChannelContract } from "../vitest.js";
 import { runChannelContract } from "./run.js";
 import type { ChannelContractFixture } from "./types.js";
 
 const CANARY = "canary-memory-token-7f3a9c";
-
-/** A loopback port where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** The memory platform as a whole-channel contract fixture. */
 async function memoryFixture(): Promise<ChannelContractFixture> {

@@ -10,6 +10,8 @@ import { check } from "./violation.js";
 function leaks(secrets: readonly string[], places: [string, unknown][]): string[] {
   const found: string[] = [];
   for (const [where, value] of places) {
+    // Nothing to search: a start that did not fail (a plugin may start degraded) has no error.
+    if (value === undefined) continue;
     const text = typeof value === "string" ? value : safeJson(value);
     for (const secret of secrets) {
       if (secret.length < 6) continue;
