@@ -15,6 +15,7 @@ import type { OcsEnvelope } from "./wire.js";
 /** Where every bot endpoint lives, below the server's base URL. */
 export const BOT_API_PATH = "/ocs/v2.php/apps/spreed/api/v1/bot";
 
+/** What `createTalkClient` needs. */
 export interface TalkClientOptions {
   config: NextcloudConfig;
   /** The instance's lifetime: stopping the channel aborts requests and retry waits. */

@@ -12,7 +12,7 @@ export interface LearnedIdentity {
   name: string;
 }
 
-/** The learned identity in a stored or legacy value, or undefined when it holds none. */
+/** The parts of a learned identity a stored or legacy value holds validly (none when it is of another shape). */
 export function learnedIdentity(value: unknown): Partial<LearnedIdentity> {
   const saved = (value ?? {}) as { botId?: unknown; name?: unknown };
   return {

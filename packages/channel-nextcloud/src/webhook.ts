@@ -8,6 +8,7 @@ import { MIN_RANDOM_LENGTH, normalizeServerUrl, signatureMatches } from "./signi
 /** Randoms remembered for the replay check; bounded. */
 const REMEMBERED_RANDOMS = 5_000;
 
+/** What the webhook handler of one account needs. */
 export interface WebhookOptions {
   secret: string;
   /** The configured server; `X-Nextcloud-Talk-Backend` must name it. */
