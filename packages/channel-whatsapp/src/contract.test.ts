@@ -1,7 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ChannelContractFixture, eventually } from "@chorus/testkit";
+import { type ChannelContractFixture, closedPort, eventually } from "@chorus/testkit";
 import { describeChannelContract } from "@chorus/testkit/vitest";
 import type { AuthenticationCreds } from "@whiskeysockets/baileys";
 import { ANN, BOB, BOT } from "./fixtures/wire-messages.js";
@@ -27,15 +27,6 @@ function deviceSecrets(creds: AuthenticationCreds): string[] {
   ];
 }
 
-/** A loopback WhatsApp URL where nothing listens any more: a fake that was started and closed. */
-async function closedUrl(): Promise<string> {
-  const gone = createFakeWhatsApp();
-  await gone.start();
-  const { url } = gone;
-  await gone.close();
-  return url;
-}
-
 /**
  * The fake WhatsApp as a whole-channel contract fixture. The bot reacts to messages people post
  * in a LID-addressed group, so each key must carry the author; people write there too.
@@ -53,7 +44,7 @@ async function whatsappFixture(): Promise<ChannelContractFixture> {
   // The unreachable probe gets a copy: it must never touch the running instance's keys.
   const probeAuthDir = join(root, "probe-auth");
   await saveLinkedCreds(root, creds, { authDir: probeAuthDir });
-  const unreachable = await closedUrl();
+  const unreachable = `ws://127.0.0.1:${await closedPort()}/ws/chat`;
   return {
     config: wireConfig(fake, { authDir, ...SHORT }),
     conversation: { id: group },
