@@ -1,5 +1,9 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
+import { createFakeWhatsApp, saveLinkedCreds } from "@chorus/channel-whatsapp/testing";
 import { closedPort, waitFor } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
@@ -7,8 +11,8 @@ import { runChorus } from "../support/loading-cli.js";
 
 const plugin = (id: string) => fileURLToPath(new URL(`../../../../packages/channel-${id}`, import.meta.url));
 
-/** One canary per secret config key: none may appear anywhere the gateway shows things. */
-const CANARY = {
+/** One canary per secret config key (and a linked device's keys): none may appear anywhere the gateway shows things. */
+const CANARY: Record<string, string> = {
   telegramToken: "918273645:CANARYcanaryCANARYcanaryCANARYcanary1",
   telegramRefused: "918273646:CANARYrefusedCANARYrefusedCANARYrefu2",
   nextcloudSecret: "canary-nextcloud-secret-0123456789abcdef0123456789abcdef",
@@ -31,9 +35,19 @@ describe("canary secrets of every channel against unreachable and refusing platf
     telegram = createFakeTelegram();
     await telegram.start();
     const nowhere = `http://127.0.0.1:${await closedPort()}`;
+    // A linked WhatsApp device whose server is gone: its private keys are secrets too.
+    const home = await mkdtemp(join(tmpdir(), "chorus-home-"));
+    const wa = createFakeWhatsApp();
+    const creds = wa.linkedCreds();
+    const key = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+    CANARY.whatsappNoiseKey = key(creds.noiseKey.private);
+    CANARY.whatsappIdentityKey = key(creds.signedIdentityKey.private);
+    CANARY.whatsappAdvSecret = creds.advSecretKey;
+    await saveLinkedCreds(join(home, "state", "whatsapp", "default"), creds);
     gateway = await startGatewayProcess({
+      home,
       config: {
-        plugins: { load: ["telegram", "nextcloud", "imessage"].map(plugin) },
+        plugins: { load: ["telegram", "nextcloud", "imessage", "whatsapp"].map(plugin) },
         channels: {
           telegram: {
             accounts: {
@@ -48,6 +62,7 @@ describe("canary secrets of every channel against unreachable and refusing platf
             webhookSecret: CANARY.imessageWebhookSecret,
             retries: 0,
           },
+          whatsapp: { waWebSocketUrl: nowhere.replace("http:", "ws:"), connectTimeoutMs: 1_000 },
         },
       },
       env: { CHORUS_RESTART_BACKOFF_MS: "200" },
@@ -83,7 +98,7 @@ describe("canary secrets of every channel against unreachable and refusing platf
     const failing = await waitFor(
       async () => {
         const rows = (await channels()).filter((c) => c.id !== "webchat");
-        return rows.length === 4 && rows.every((r) => r.status.state === "degraded") ? rows : undefined;
+        return rows.length === 5 && rows.every((r) => r.status.state === "degraded") ? rows : undefined;
       },
       { timeoutMs: 20_000, message: "every channel account degraded with a reason" },
     ).catch(async (error: Error) => {
