@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
+import { createFakeDiscord, type FakeDiscord } from "@chorus/channel-discord/testing";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFakeDiscord, type FakeDiscord } from "@chorus/channel-discord/testing";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 
