@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import type { InboundMessageEvent, InboundReactionEvent } from "@chorus/core";
 import { eventually, faults, type RunningChannel, startChannel } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -164,6 +165,15 @@ describe("Discord failures", () => {
       code: "E_PLATFORM",
       retryable: true,
     });
+  });
+
+  it("a 401 on a call is E_AUTH; the error, causes included, carries no token", async () => {
+    fake.server.inject(faults.serverError(SEND, { status: 401, body: { message: "401: Unauthorized", code: 0 } }));
+    const error = await channel.instance.send({ id: "200" }, { text: "x" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "E_AUTH", hint: expect.stringMatching(/Reset Token/) });
+    const shown = inspect(error, { depth: 10 });
+    expect(shown).toContain("/channels/200/messages");
+    expect(shown).not.toContain(fake.token);
   });
 
   it("a wrong token is E_AUTH at start", async () => {

@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import type { PlatformFault } from "@chorus/testkit";
 import { EscapeWatch, eventually, type RunningChannel, startChannel, waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -73,8 +74,12 @@ describe("Discord: a start that fails", () => {
     const failure = await channel.instance.start().catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: "E_AUTH", hint: expect.stringMatching(/Reset Token/) });
     expect(channel.instance.status()).toMatchObject({ state: "degraded", detail: expect.stringMatching(/token/) });
-    const reported = JSON.stringify([String(failure), channel.instance.status(), channel.logs.records]);
-    expect(reported).not.toContain(token);
+    // The whole error, causes included (discord.js errors carry the request's URL and body).
+    const reported = [
+      inspect(failure, { depth: 10 }),
+      JSON.stringify([channel.instance.status(), channel.logs.records]),
+    ];
+    expect(reported.join("\n")).not.toContain(token);
     await nothingLeft(500);
   });
 
