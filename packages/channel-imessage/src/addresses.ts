@@ -1,11 +1,18 @@
 import type { ChatType } from "@chorus/core";
 
+/** chat.db's `style` of a group chat (45 is a one-to-one chat). */
+const GROUP_STYLE = 43;
+
 /**
  * The kind of chat a GUID names: `<service>;-;<handle>` is one-to-one, `<service>;+;<chat id>`
- * a group (`iMessage`, `SMS`, `RCS` or `any` as the service).
+ * a group (`iMessage`, `SMS`, `RCS` or `any` as the service). The chat's `style` decides when
+ * the GUID has neither form.
  */
-export function chatKind(chatGuid: string): ChatType {
-  return chatGuid.split(";")[1] === "+" ? "group" : "direct";
+export function chatKind(chatGuid: string, style?: number | null): ChatType {
+  const marker = chatGuid.split(";")[1];
+  if (marker === "+") return "group";
+  if (marker === "-") return "direct";
+  return style === GROUP_STYLE ? "group" : "direct";
 }
 
 /** The handle of a one-to-one chat GUID (`iMessage;-;+15551234567` → `+15551234567`). */

@@ -12,7 +12,8 @@ describe("channels.imessage config", () => {
       retries: 2,
       maxRetryAfterMs: 10_000,
       timeoutMs: 15_000,
-      reconnectMaxMs: 60_000,
+      reconnectMinMs: 500,
+      reconnectMaxMs: 30_000,
     });
   });
 

@@ -1,3 +1,4 @@
+import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
 import { z } from "zod";
 
 /**
@@ -17,8 +18,8 @@ export const imessageConfigSchema = z
       .min(1, "password must not be empty (the server password from the BlueBubbles app settings)"),
     /**
      * Secret the BlueBubbles server must present when it posts webhooks (`?secret=` in the URL it
-     * was given, or the `X-Chorus-Webhook-Secret` header). Generated and kept in the state
-     * directory when absent.
+     * was given, or the `X-Chorus-Webhook-Secret` header). Generated and kept in the channel's
+     * store when absent.
      */
     webhookSecret: z.string().min(16, "webhookSecret must be at least 16 characters").optional(),
     /**
@@ -34,16 +35,15 @@ export const imessageConfigSchema = z
     sendMethod: z.enum(["auto", "private-api", "apple-script"]).default("auto"),
     /** Longest text of one iMessage; longer replies are split. */
     maxTextLength: z.number().int().min(100).max(100_000).default(4_000),
-    /** Retries of one request after a 5xx, a network error or a short rate limit. */
-    retries: z.number().int().min(0).max(10).default(2),
-    /** Longest Retry-After waited out; a longer one fails at once with E_RATE_LIMITED. */
-    maxRetryAfterMs: z.number().int().min(0).default(10_000),
-    /** One HTTP request gives up after this long (and counts as a network error). */
-    timeoutMs: z.number().int().min(100).default(15_000),
-    /** Longest wait between two attempts to reach an unreachable server (backoff doubles up to it). */
-    reconnectMaxMs: z.number().int().min(10).default(60_000),
+    // retries, maxRetryAfterMs, timeoutMs: the kit's client keys and defaults.
+    ...retryOptionsShape,
+    // reconnectMinMs, reconnectMaxMs: how often an unreachable server is checked again.
+    ...reconnectOptionsShape,
   })
   .strict();
 
 /** The validated config an iMessage instance runs with (defaults filled in). */
 export type IMessageConfig = z.output<typeof imessageConfigSchema>;
+
+/** The config keys whose values are secrets: never shown, and removed from every log line, error and status. */
+export const IMESSAGE_SECRET_KEYS = ["password", "webhookSecret"] as const;

@@ -1,5 +1,7 @@
+import { Reconnect } from "@chorus/channel-kit";
 import { type ChannelStatus, ChorusError, type Logger } from "@chorus/core";
 import type { BlueBubblesClient } from "./client.js";
+import { AUTH_HINT } from "./envelope.js";
 import { checkServer, type ServerHealth } from "./health.js";
 
 export interface ConnectionOptions {
@@ -8,26 +10,28 @@ export interface ConnectionOptions {
   webhook: { url: string; register: boolean };
   /** The URL as logged and shown: without the secret. */
   shownUrl: string;
+  /** The wait before the first re-check of an unreachable server, doubling up to `reconnectMaxMs`. */
+  reconnectMinMs: number;
   reconnectMaxMs: number;
   logger: Logger;
 }
 
-const FIRST_RETRY_MS = 250;
-
 /**
  * The instance's link to its BlueBubbles server: checks it on start (reachable, password,
- * Private API, webhook registered) and, while it is unreachable, re-checks with exponential
- * backoff until it answers again. Its status says what is wrong in words.
+ * Private API, webhook registered) and, while it is unreachable, re-checks it with the kit's
+ * reconnect backoff until it answers again. Its status says what is wrong in words.
  */
 export class Connection {
   #health: ServerHealth | undefined;
   #status: ChannelStatus = { state: "stopped" };
   #timer: NodeJS.Timeout | undefined;
-  #backoff = FIRST_RETRY_MS;
   #checking: Promise<void> | undefined;
   #stopped = true;
+  readonly #reconnect: Reconnect;
 
-  constructor(private readonly options: ConnectionOptions) {}
+  constructor(private readonly options: ConnectionOptions) {
+    this.#reconnect = new Reconnect({ initialMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, jitter: 0.5 });
+  }
 
   /** Checks the server once; throws `E_AUTH` when the password is refused, else never. */
   async start(): Promise<void> {
@@ -36,7 +40,7 @@ export class Connection {
     await this.check();
     if (this.#health && !this.#health.authorized && this.#health.reachable) {
       throw new ChorusError("E_AUTH", `BlueBubbles server ${this.#serverName()} refused the password`, {
-        hint: "Check channels.imessage.password (BlueBubbles app → Settings → Server password).",
+        hint: AUTH_HINT,
       });
     }
   }
@@ -62,8 +66,9 @@ export class Connection {
     if (this.#stopped) return;
     const down = this.#health !== undefined && !this.#health.reachable;
     if (!reachable && !down && this.#checking === undefined) {
-      this.#status = { state: "degraded", detail: `BlueBubbles server ${this.#serverName()} is unreachable` };
-      this.#schedule();
+      const problem = `BlueBubbles server ${this.#serverName()} is unreachable`;
+      this.#status = { state: "degraded", detail: problem };
+      this.#schedule(problem);
     } else if (reachable && down && this.#timer !== undefined) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
@@ -96,7 +101,7 @@ export class Connection {
       `webhook ${this.options.shownUrl} ${health.webhook}`,
     ].filter(Boolean);
     if (health.problems.length === 0) {
-      this.#backoff = FIRST_RETRY_MS;
+      this.#reconnect.succeeded();
       this.#status = { state: "running", detail: facts.join("; ") };
       if (health.webhook === "added")
         this.options.logger.info({ webhook: this.options.shownUrl }, "imessage: registered the webhook");
@@ -104,17 +109,15 @@ export class Connection {
     }
     this.#status = { state: "degraded", detail: `${health.problems.join("; ")} (${facts.join("; ")})` };
     this.options.logger.warn({ problems: health.problems }, "imessage: the BlueBubbles server is not fully usable");
-    if (!health.reachable || health.webhook === "missing") this.#schedule();
+    if (!health.reachable || health.webhook === "missing") this.#schedule(health.problems.join("; "));
   }
 
-  #schedule(): void {
+  #schedule(problem: string): void {
     if (this.#stopped || this.#timer !== undefined) return;
-    const wait = this.#backoff;
-    this.#backoff = Math.min(this.options.reconnectMaxMs, this.#backoff * 2);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       void this.check();
-    }, wait);
+    }, this.#reconnect.failed(problem));
     this.#timer.unref?.();
   }
 

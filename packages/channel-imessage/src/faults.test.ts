@@ -61,7 +61,7 @@ describe("iMessage failures", () => {
 
   it("a network drop degrades the channel; it reconnects with backoff and registers the webhook", async () => {
     fake.server.inject(faults.reset({ path: "/api/v1/server/info" }, { times: 3 }));
-    running = await startChannel(imessageChannel, { config: fake.config({ retries: 0 }) });
+    running = await startChannel(imessageChannel, { config: fake.config({ retries: 0, reconnectMinMs: 50 }) });
     expect(running.instance.status()).toMatchObject({
       state: "degraded",
       detail: expect.stringContaining("unreachable"),
@@ -73,7 +73,7 @@ describe("iMessage failures", () => {
   });
 
   it("a send that finds the server gone degrades the channel until a check succeeds", async () => {
-    running = await startChannel(imessageChannel, { config: fake.config({ retries: 0 }) });
+    running = await startChannel(imessageChannel, { config: fake.config({ retries: 0, reconnectMinMs: 50 }) });
     fake.server.inject(faults.reset(TEXT));
     await expect(running.instance.send({ id: GROUP }, { text: "x" })).rejects.toMatchObject({ code: "E_PLATFORM" });
     await waitFor(() => running?.instance.status().state === "running", { timeoutMs: 5000 });

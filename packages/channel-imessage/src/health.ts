@@ -60,8 +60,10 @@ export async function checkServer(
     } else if (health.reachable) {
       health.webhook = "missing";
       health.problems.push(`the webhook could not be registered: ${(error as Error).message}`);
-    } else {
+    } else if (failure?.details?.network === true) {
       health.problems.push(`the server is unreachable: ${(error as Error).message}`);
+    } else {
+      health.problems.push(`the server could not be checked: ${(error as Error).message}`);
     }
   }
   return health;

@@ -1,95 +1,149 @@
-import type { HttpHandler, InboundEvent, Logger } from "@chorus/core";
-import { type Identity, toInboundEvent } from "./normalize.js";
-import { presentedSecret, secretMatches } from "./secret.js";
-import type { OwnMessages } from "./stores.js";
-import { targetGuid } from "./vocabulary.js";
-import { type BlueBubblesMessage, messageSchema, webhookBodySchema } from "./wire.js";
+import {
+  type Conversation,
+  type InboundEvent,
+  type MessageRef,
+  mintRef,
+  type Participant,
+  type RefScope,
+} from "@chorus/core";
+import { chatKind, directHandle, e164Of, handleId } from "./addresses.js";
+import { emojiOfTapbackText, parseTapbackType, TAPBACK_EMOJI, targetGuid } from "./vocabulary.js";
+import type { BlueBubblesChat, BlueBubblesMessage } from "./wire.js";
 
-/** Event ids remembered for redelivery checks; bounded. */
-const REMEMBERED = 5_000;
-
-export interface WebhookOptions {
-  /** The per-install secret; resolved at start, before which every hook is refused. */
-  secret(): string | undefined;
-  who: Identity;
-  own: OwnMessages;
-  /** Asks the server whether a message the store does not know was the bot's (`isFromMe`). */
-  fetchMessage(guid: string): Promise<BlueBubblesMessage | undefined>;
-  /** False before `start()` and after `stop()`: the hook answers 503. */
-  running(): boolean;
-  emit(event: InboundEvent): void;
-  logger: Logger;
+/** What normalising needs besides the message: the ref scope and which GUIDs are the bot's. */
+export interface NormalizeContext {
+  scope: RefScope;
+  /** Whether a message GUID is one of the bot's own (its replies and tapbacks are to the bot). */
+  isOwn(guid: string): boolean;
+  now: number;
 }
 
 /**
- * The webhook handler: check the secret, then parse, deduplicate, normalise and emit. A request
- * without the right secret is answered 401 before its body is read.
+ * What one message row means: an event; nothing, by design (`ignored` says why, for a debug
+ * line); or a row the plugin cannot make sense of (`problem` names what is wrong, for a warning).
  */
-export function createWebhookHandler(options: WebhookOptions): HttpHandler {
-  const seen = new BoundedSet(REMEMBERED);
-  return async (request) => {
-    const secret = options.secret();
-    if (secret === undefined || !secretMatches(secret, presentedSecret(request))) {
-      options.logger.warn({ reason: "missing or wrong webhook secret" }, "imessage: refused a webhook");
-      return Response.json({ error: "unauthorized" }, { status: 401 });
-    }
-    if (!options.running()) return Response.json({ error: "not_ready" }, { status: 503 });
-    let body: unknown;
-    try {
-      body = JSON.parse(await request.text());
-    } catch {
-      return Response.json({ error: "bad_request" }, { status: 400 });
-    }
-    const hook = webhookBodySchema.safeParse(body);
-    if (!hook.success) return Response.json({ error: "bad_request" }, { status: 400 });
-    const { type } = hook.data;
-    if (type !== "new-message" && type !== "updated-message") return Response.json({ ok: true });
-    const parsed = messageSchema.safeParse(hook.data.data);
-    if (!parsed.success) {
-      options.logger.warn({ type }, "imessage: ignored a webhook whose message could not be read");
-      return Response.json({ ok: true });
-    }
-    const message = parsed.data;
-    if (message.isFromMe) {
-      // The bot's own account: never an event, but replies and tapbacks to it are to the bot.
-      await options.own.add(message.guid);
-      return Response.json({ ok: true });
-    }
-    // `updated-message` also reports delivery, read and edit updates: only tapbacks count there.
-    if (type === "updated-message" && !message.associatedMessageGuid) return Response.json({ ok: true });
-    await learnOwnership(message, options);
-    const event = toInboundEvent(message, { who: options.who, isOwn: (g) => options.own.has(g), now: Date.now() });
-    if (event && !seen.has(event.eventId)) {
-      seen.add(event.eventId);
-      options.emit(event);
-    }
-    return Response.json({ ok: true });
+export type Normalized = { event: InboundEvent } | { ignored: string } | { problem: string };
+
+/**
+ * Turns one BlueBubbles message row of `chat` into a chorus event (DESIGN §3): a tapback row
+ * becomes a reaction event (its `Loved “…”` text is never a message), any other row with text
+ * or attachments a chat message. The bot's own rows (`isFromMe`) give nothing.
+ */
+export function normalizeMessage(
+  message: BlueBubblesMessage,
+  chat: BlueBubblesChat,
+  context: NormalizeContext,
+): Normalized {
+  if (message.isFromMe) return { ignored: "the bot's own message" };
+  // A one-to-one chat names its person in the GUID when the row carries no handle.
+  const address = message.handle?.address ?? directHandle(chat.guid);
+  if (!address) return { problem: `message ${message.guid} names no sender (no handle, and a group chat)` };
+  const sender = participantOf(address);
+  const conversation = conversationOf(chat, sender);
+  const timestamp = message.dateCreated ?? context.now;
+  if (isAssociated(message)) return tapbackOf(message, conversation, sender, timestamp, context);
+  const text = textOf(message);
+  if (text === "") return { ignored: `message ${message.guid} has no text and no attachment` };
+  const repliedTo = message.threadOriginatorGuid ? targetGuid(message.threadOriginatorGuid).guid : undefined;
+  return {
+    event: {
+      type: "message",
+      eventId: `message:${message.guid}`,
+      conversation,
+      sender,
+      text,
+      // iMessage has no mentions: groups activate on patterns, the bot's number and replies to it.
+      mentions: { bot: false, others: [] },
+      ...(repliedTo ? { replyTo: { messageId: repliedTo, fromBot: context.isOwn(repliedTo) } } : {}),
+      ref: imessageRef(context.scope, chat.guid, message.guid, false),
+      timestamp,
+    },
   };
 }
 
-/** Asks the server about a replied-to or tapped message the record does not know. */
-async function learnOwnership(message: BlueBubblesMessage, options: WebhookOptions): Promise<void> {
-  const pointer = message.threadOriginatorGuid ?? message.associatedMessageGuid;
-  if (!pointer) return;
-  const { guid } = targetGuid(pointer);
-  if (options.own.has(guid)) return;
-  try {
-    const original = await options.fetchMessage(guid);
-    if (original?.isFromMe) await options.own.add(guid);
-  } catch (error) {
-    options.logger.debug({ guid, error: (error as Error).message }, "imessage: could not look up a message");
-  }
+/**
+ * The conversation a chat is: direct or group by its GUID (or style), with the group's name and
+ * members. A direct chat's members are its person: BlueBubbles never lists them for direct chats.
+ */
+export function conversationOf(chat: BlueBubblesChat, sender?: Participant): Conversation {
+  const kind = chatKind(chat.guid, chat.style);
+  const listed = (chat.participants ?? []).map((handle) => participantOf(handle.address));
+  const members = listed.length === 0 && kind === "direct" && sender ? [sender] : listed;
+  const title = chat.displayName?.trim();
+  return {
+    id: chat.guid,
+    kind,
+    ...(kind === "group" && title ? { title } : {}),
+    ...(members.length > 0 ? { members } : {}),
+  };
 }
 
-/** A set that forgets its oldest entries beyond `limit`. */
-class BoundedSet {
-  readonly #items = new Set<string>();
-  constructor(private readonly limit: number) {}
-  has(value: string): boolean {
-    return this.#items.has(value);
+/** The `MessageRef` of an iMessage (DESIGN §2.3): chat GUID + message GUID (+ part when not 0). */
+export function imessageRef(scope: RefScope, chatGuid: string, guid: string, fromBot: boolean, part = 0): MessageRef {
+  return mintRef(scope, {
+    conversationId: chatGuid,
+    messageId: guid,
+    fromBot,
+    ...(part !== 0 ? { data: { part } } : {}),
+  });
+}
+
+/** A row that points at another message: a tapback, a sticker, or a kind this plugin does not know. */
+function isAssociated(message: BlueBubblesMessage): boolean {
+  const type = message.associatedMessageType;
+  const typed = type !== null && type !== undefined && String(type).trim() !== "" && String(type) !== "0";
+  return typed || Boolean(message.associatedMessageGuid);
+}
+
+function tapbackOf(
+  message: BlueBubblesMessage,
+  conversation: Conversation,
+  actor: Participant,
+  timestamp: number,
+  context: NormalizeContext,
+): Normalized {
+  const type = message.associatedMessageType;
+  const tapback = parseTapbackType(type);
+  if (!tapback) {
+    if (type === "sticker" || String(type) === "1000") return { ignored: `message ${message.guid} is a sticker` };
+    return { problem: `message ${message.guid} has an associatedMessageType this plugin does not know: ${show(type)}` };
   }
-  add(value: string): void {
-    this.#items.add(value);
-    if (this.#items.size > this.limit) this.#items.delete(this.#items.values().next().value as string);
+  if (!message.associatedMessageGuid) {
+    return { problem: `tapback ${message.guid} (${show(type)}) names no associatedMessageGuid` };
   }
+  const emoji =
+    tapback.kind === "emoji"
+      ? (message.associatedMessageEmoji ?? emojiOfTapbackText(message.text))
+      : TAPBACK_EMOJI[tapback.kind];
+  if (!emoji) return { problem: `emoji tapback ${message.guid} carries no emoji (text ${show(message.text)})` };
+  const target = targetGuid(message.associatedMessageGuid);
+  return {
+    event: {
+      type: "reaction",
+      eventId: `reaction:${message.guid}`,
+      conversation,
+      target: imessageRef(context.scope, conversation.id, target.guid, context.isOwn(target.guid), target.part),
+      emoji,
+      action: tapback.removed ? "removed" : "added",
+      actor,
+      timestamp,
+    },
+  };
+}
+
+function participantOf(address: string): Participant {
+  const e164 = e164Of(address);
+  return { id: handleId(address), ...(e164 ? { e164 } : {}) };
+}
+
+/** The text, without the U+FFFC placeholders of attachments; attachments named when there is no text. */
+function textOf(message: BlueBubblesMessage): string {
+  const text = (message.text ?? "").replace(/\uFFFC/gu, "").trim();
+  if (text !== "") return text;
+  const names = (message.attachments ?? []).map((a) => a.transferName ?? "file");
+  return names.length > 0 ? `[attachment: ${names.join(", ")}]` : "";
+}
+
+function show(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
 }

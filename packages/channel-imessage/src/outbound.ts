@@ -1,17 +1,24 @@
 import { randomUUID } from "node:crypto";
-import { ChorusError, type ConversationAddress, type MessageRef, type OutboundMessage, splitText } from "@chorus/core";
+import {
+  ChorusError,
+  type ConversationAddress,
+  type MessageRef,
+  type OutboundMessage,
+  type RefScope,
+  splitText,
+} from "@chorus/core";
 import { directChatGuid } from "./addresses.js";
 import type { BlueBubblesClient } from "./client.js";
 import type { IMessageConfig } from "./config.js";
-import { type Identity, refOf } from "./normalize.js";
-import type { OwnMessages } from "./stores.js";
+import { imessageRef } from "./inbound.js";
+import type { OwnMessages } from "./own-messages.js";
 
 /** Sending, typing and finding messages again: everything the bot does that is not a tapback. */
 export class IMessageOutbound {
   constructor(
     private readonly client: BlueBubblesClient,
     private readonly config: IMessageConfig,
-    private readonly who: Identity,
+    private readonly scope: () => RefScope,
     private readonly own: OwnMessages,
     /** Whether the server's Private API is usable, as the last check found. */
     private readonly privateApi: () => boolean,
@@ -36,7 +43,7 @@ export class IMessageOutbound {
       });
       const guid = typeof sent?.guid === "string" && sent.guid !== "" ? sent.guid : tempGuid;
       await this.own.add(guid);
-      first ??= refOf(this.who, chatGuid, guid, true);
+      first ??= imessageRef(this.scope(), chatGuid, guid, true);
     }
     return first as MessageRef;
   }
@@ -52,7 +59,7 @@ export class IMessageOutbound {
     if (messageId.trim() === "") {
       throw new ChorusError("E_MESSAGE_NOT_FOUND", "an iMessage message id (its GUID) is required");
     }
-    return refOf(this.who, chatGuidOf(conversation.id), messageId, this.own.has(messageId));
+    return imessageRef(this.scope(), chatGuidOf(conversation.id), messageId, await this.own.has(messageId));
   }
 
   #usePrivateApi(): boolean {

@@ -1,7 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { type MessageRef, performReaction } from "@chorus/core";
-import { type RunningChannel, startChannel } from "@chorus/testkit";
+import { faults, type RunningChannel, startChannel } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { imessageChannel } from "./index.js";
 import { createFakeBlueBubbles, type FakeBlueBubbles } from "./testing/index.js";
@@ -123,20 +121,6 @@ describe("iMessage tapbacks (DESIGN §2.2 row: tapbackOnly, singleSlot, clearAll
     expect(sentReactions()).toEqual([]);
   });
 
-  it("what the bot holds is persisted in stateDir and survives a restart", async () => {
-    const { guid, ref } = await target();
-    await react(ref, { emoji: "love" });
-    const saved = JSON.parse(await readFile(join(running.ctx.stateDir, "tapbacks.json"), "utf8"));
-    expect(saved).toEqual({ [`${GROUP}/${guid}`]: "love" });
-    const again = await startChannel(imessageChannel, { config: fake.config(), stateDir: running.ctx.stateDir });
-    try {
-      await performReaction({ plugin: imessageChannel, instance: again.instance, ref, call: { clearAll: true } });
-      expect(fake.botTapbacks(guid)).toEqual([]);
-    } finally {
-      await again.stop();
-    }
-  });
-
   it("a tapback on a message part goes with its partIndex", async () => {
     const { guid, ref } = await target();
     await react({ ...ref, data: { part: 1 } }, { emoji: "like" });
@@ -153,11 +137,23 @@ describe("iMessage tapbacks (DESIGN §2.2 row: tapbackOnly, singleSlot, clearAll
     expect(fake.botTapbacks(guid)).toEqual([]);
   });
 
-  it("an unknown message is E_INVALID_INPUT from the server's validation and leaves no record", async () => {
+  it("an unknown message is E_MESSAGE_NOT_FOUND from the server's validation and leaves no record", async () => {
     const ref = await running.instance.resolveMessageRef({ id: GROUP }, "NO-SUCH-GUID");
     await expect(react(ref, { emoji: "like" })).rejects.toMatchObject({
-      message: expect.stringContaining("does not exist"),
+      code: "E_MESSAGE_NOT_FOUND",
+      message: expect.stringContaining("Selected message does not exist!"),
     });
-    await expect(readFile(join(running.ctx.stateDir, "tapbacks.json"), "utf8")).rejects.toThrow();
+    expect(await running.store.list("botReactions/")).toEqual([]);
+  });
+
+  it("the password never shows, also when a proxy echoes the URL it was sent to", async () => {
+    const url = `${fake.url}/api/v1/message/react?password=fake-password`;
+    const echoed = { status: 502, message: `upstream failed for ${url} (it said: bad password fake-password)` };
+    fake.server.inject(faults.serverError({ path: "/api/v1/message/react" }, { status: 502, body: echoed, times: 3 }));
+    const { ref } = await target();
+    const error = await react(ref, { emoji: "like" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "E_PLATFORM", message: expect.stringContaining("upstream failed") });
+    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain("fake-password");
+    expect(running.logs.text()).not.toContain("fake-password");
   });
 });

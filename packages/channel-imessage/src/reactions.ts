@@ -1,40 +1,48 @@
+import { BotReactionRecord, KeyedQueue, type ReactionTarget } from "@chorus/channel-kit";
 import type { MessageRef, ReactionIntent, ReactResult } from "@chorus/core";
 import { UnsupportedEmojiError } from "@chorus/core";
 import type { BlueBubblesClient } from "./client.js";
 import { chatGuidOf, partOf } from "./outbound.js";
-import type { TapbackStore } from "./stores.js";
 import { imessageVocabulary, isTapbackKind, type TapbackKind } from "./vocabulary.js";
 
 /**
  * Executes core's reaction intents (DESIGN §2.2, iMessage row: tapbackOnly + singleSlot +
  * clearAll). One tapback per person per message: `add` sends the kind (the server replaces the
  * bot's previous one), `remove` sends `-kind` only when the bot holds that kind, `clear` sends
- * `-<held kind>`. What the bot holds is tracked in `stateDir` (BlueBubbles has no list call).
+ * `-<held kind>`. What the bot holds is its bot reaction record in the store (BlueBubbles has no
+ * list call), keyed by chat GUID and message GUID. Calls on one message run one after another.
  */
 export class IMessageReactions {
+  readonly #queue = new KeyedQueue();
+
   constructor(
     private readonly client: BlueBubblesClient,
-    private readonly store: TapbackStore,
+    private readonly record: BotReactionRecord,
   ) {}
 
   /** Executes one intent; adding what is held or removing what is absent is success (rule 10). */
-  async react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
-    const chatGuid = chatGuidOf(ref.conversationId);
-    const held = this.store.get(chatGuid, ref.messageId);
+  react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
+    const target: ReactionTarget = { conversationId: chatGuidOf(ref.conversationId), messageId: ref.messageId };
+    return this.#queue.run(BotReactionRecord.key(target), () => this.#react(ref, target, intent));
+  }
+
+  async #react(ref: MessageRef, target: ReactionTarget, intent: ReactionIntent): Promise<ReactResult> {
+    const chatGuid = target.conversationId;
+    const held = (await this.record.held(target)).find(isTapbackKind);
     if (intent.op === "add") {
       const kind = kindOf(intent);
       if (held !== kind) {
         await this.#send(ref, chatGuid, kind);
-        await this.store.set(chatGuid, ref.messageId, kind);
+        await this.record.hold(target, [kind]);
       }
       return { ok: true, action: "react", op: "add", emoji: kind };
     }
     // `remove` names one kind and touches only that one; `clear` empties the bot's slot.
-    const target = intent.op === "remove" ? kindOf(intent) : held;
-    if (target === undefined || held !== target) return { ok: true, action: "react", op: intent.op, removed: [] };
-    await this.#send(ref, chatGuid, `-${target}`);
-    await this.store.set(chatGuid, ref.messageId, undefined);
-    return { ok: true, action: "react", op: intent.op, removed: [target] };
+    const removing = intent.op === "remove" ? kindOf(intent) : held;
+    if (removing === undefined || held !== removing) return { ok: true, action: "react", op: intent.op, removed: [] };
+    await this.#send(ref, chatGuid, `-${removing}`);
+    await this.record.hold(target, []);
+    return { ok: true, action: "react", op: intent.op, removed: [removing] };
   }
 
   async #send(ref: MessageRef, chatGuid: string, reaction: string): Promise<void> {

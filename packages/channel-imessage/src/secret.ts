@@ -1,23 +1,31 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import { readState, writeState } from "./state-file.js";
+import { randomBytes } from "node:crypto";
+import { safeEqual } from "@chorus/channel-kit";
+import type { ChannelStore } from "@chorus/core";
 
-const FILE = "webhook-secret.json";
+/** Where the generated webhook secret is kept in the channel's store. */
+export const WEBHOOK_SECRET_KEY = "webhookSecret";
+
+/** The shortest webhook secret accepted (configured or generated). */
+export const MIN_SECRET_LENGTH = 16;
 
 /** The header a proxy may carry the webhook secret in instead of the URL. */
 export const SECRET_HEADER = "x-chorus-webhook-secret";
 
 /**
  * The secret BlueBubbles must present on every webhook: the configured `webhookSecret`, or one
- * generated on first start and kept in `stateDir` so the registered URL stays valid.
+ * generated on first start and kept in the store so the registered URL stays valid.
  */
-export async function loadWebhookSecret(stateDir: string, configured: string | undefined): Promise<string> {
+export async function loadWebhookSecret(store: ChannelStore, configured: string | undefined): Promise<string> {
   if (configured !== undefined) return configured;
-  const saved = await readState(stateDir, FILE);
-  const existing = (saved as { secret?: unknown } | undefined)?.secret;
-  if (typeof existing === "string" && existing.length >= 16) return existing;
-  const secret = randomBytes(24).toString("base64url");
-  await writeState(stateDir, FILE, { secret });
-  return secret;
+  const kept = await store.update<string>(WEBHOOK_SECRET_KEY, (current) =>
+    typeof current === "string" && current.length >= MIN_SECRET_LENGTH ? current : generateSecret(),
+  );
+  return kept as string;
+}
+
+/** A new random webhook secret (32 URL-safe characters). */
+export function generateSecret(): string {
+  return randomBytes(24).toString("base64url");
 }
 
 /** The secret a webhook request presents: `?secret=`, the header, or `Authorization: Bearer`. */
@@ -32,10 +40,7 @@ export function presentedSecret(request: Request): string | undefined {
 
 /** Whether `given` is `secret`, compared in constant time. */
 export function secretMatches(secret: string, given: string | undefined): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(secret);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return given !== undefined && safeEqual(secret, given);
 }
 
 /** The URL to register with BlueBubbles: the webhook URL with `?secret=` added. */

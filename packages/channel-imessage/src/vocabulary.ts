@@ -41,24 +41,37 @@ export interface TapbackType {
 
 /**
  * Reads `associatedMessageType`: a name (`love`, `-love`, `emoji`, `-emoji`, also `emphasis`) as
- * the server's transformer writes it, or the chat.db number (2000–2006 add, 3000–3006 remove).
- * Anything else (0, stickers 1000, …) is not a tapback.
+ * the server's `MessageTypeTransformer` writes it, or a chat.db number (2000–2006 add, 3000–3006
+ * remove), as a number or a numeric string (`"2006"`: what the transformer passes through
+ * unmapped). Anything else (`sticker`, 1000, 2007, …) is not a tapback.
  */
 export function parseTapbackType(value: string | number | null | undefined): TapbackType | undefined {
-  if (value === null || value === undefined || value === "") return undefined;
-  const numeric = typeof value === "number" ? value : /^\d+$/u.test(value) ? Number(value) : undefined;
-  if (numeric !== undefined) {
+  if (value === null || value === undefined) return undefined;
+  const text = String(value).trim();
+  if (/^\d+$/u.test(text)) {
+    const numeric = Number(text);
     const removed = numeric >= 3000 && numeric <= 3006;
     if (!removed && !(numeric >= 2000 && numeric <= 2006)) return undefined;
     const index = numeric % 1000;
     return { kind: index === 6 ? "emoji" : (TAPBACK_KINDS[index] as TapbackKind), removed };
   }
-  if (typeof value === "number") return undefined;
-  const removed = value.startsWith("-");
-  const name = (removed ? value.slice(1) : value).toLowerCase();
+  const removed = text.startsWith("-");
+  const name = (removed ? text.slice(1) : text).toLowerCase();
   const kind = name === "emphasis" ? "emphasize" : name;
   if (kind === "emoji") return { kind, removed };
   return isTapbackKind(kind) ? { kind, removed } : undefined;
+}
+
+/**
+ * The emoji of an arbitrary-emoji tapback read from its row's text (`Reacted 🎉 to “…”`, the
+ * only place BlueBubbles carries it): the first emoji before the quoted message.
+ */
+export function emojiOfTapbackText(text: string | null | undefined): string | undefined {
+  const before = (text ?? "").split("“")[0] ?? "";
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(before)) {
+    if (/\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(segment)) return segment;
+  }
+  return undefined;
 }
 
 /** The tapped message's GUID without the part prefix (`p:0/<guid>`, `bp:<guid>`). */

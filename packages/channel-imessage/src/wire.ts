@@ -1,8 +1,13 @@
 import { z } from "zod";
 
 /**
- * BlueBubbles Server's own shapes: the JSON envelope of every REST answer, and the `Message`
- * serialisation its webhooks carry (`{ type: "new-message" | "updated-message", data: Message }`).
+ * BlueBubbles Server's own shapes, as its serialisers write them (bluebubbles-server
+ * `packages/server/src/server/api/serializers/{Message,Chat,Handle}Serializer.ts`): the JSON
+ * envelope of every REST answer, and the `Message` its webhooks carry
+ * (`{ type: "new-message" | "updated-message" | …, data }`, `services/webhookService`).
+ * Webhooks serialise "for notification": no `country`/`uncanonicalizedId` on the sender, no
+ * `threadOriginatorPart`; `chats` only on `new-message` (never on `updated-message`); a chat's
+ * `participants` only for groups (style 43), never for direct chats (style 45).
  */
 
 /** Every REST answer: `{ status, message, data }`, plus `error: { type, message }` on failure. */
@@ -13,41 +18,51 @@ export interface BlueBubblesEnvelope<T = unknown> {
   error?: { type?: string; message?: string };
 }
 
-/** A handle: a phone number (`+15551234567`) or an e-mail address. */
+/** A handle: a phone number (`+15551234567`) or an e-mail address (`HandleSerializer`). */
 export const handleSchema = z.looseObject({
   address: z.string().min(1),
+  service: z.string().nullish(),
   country: z.string().nullish(),
   uncanonicalizedId: z.string().nullish(),
 });
 
-/** A chat: `iMessage;-;<handle>` for one-to-one, `iMessage;+;chat<id>` for groups. */
+/** A chat: `iMessage;-;<handle>` one-to-one (style 45), `iMessage;+;chat<id>` a group (style 43). */
 export const chatSchema = z.looseObject({
   guid: z.string().min(1),
-  displayName: z.string().nullish(),
-  chatIdentifier: z.string().nullish(),
   style: z.number().nullish(),
+  chatIdentifier: z.string().nullish(),
+  displayName: z.string().nullish(),
+  /** Only groups carry them, and a payload over 4000 bytes has them emptied. */
   participants: z.array(handleSchema).nullish(),
 });
 
-/** A message row as BlueBubbles serialises it (tapbacks are messages too). */
+/** A message row as BlueBubbles serialises it (tapbacks are rows too, pointing at their target). */
 export const messageSchema = z.looseObject({
   guid: z.string().min(1),
+  /** `universalText`: tapback rows carry text too (`Loved “…”`), never a message of their own. */
   text: z.string().nullish(),
   subject: z.string().nullish(),
+  /** The sender; null for the bot's own messages in groups. */
   handle: handleSchema.nullish(),
-  isFromMe: z.boolean().default(false),
+  isFromMe: z.boolean(),
   dateCreated: z.number().nullish(),
   dateEdited: z.number().nullish(),
+  dateRetracted: z.number().nullish(),
+  /** Absent on `updated-message`; may be empty when the server had not joined the row to its chat yet. */
   chats: z.array(chatSchema).nullish(),
   /** The tapped message, often `p:<part>/<guid>` or `bp:<guid>`. */
   associatedMessageGuid: z.string().nullish(),
-  /** `love` / `-love` (the server's transformer), or 2000–2006 / 3000–3006 as in chat.db. */
+  /**
+   * A string from the server's `MessageTypeTransformer` (`love`, `-love`, `sticker`; other chat.db
+   * numbers as numeric strings, `"2006"`), or a number from other bridges; null on plain messages.
+   */
   associatedMessageType: z.union([z.string(), z.number()]).nullish(),
-  /** The emoji of an arbitrary-emoji tapback (macOS 15+), when `associatedMessageType` is `emoji`. */
+  /** The emoji of an arbitrary-emoji tapback, where a bridge sends it (BlueBubbles does not). */
   associatedMessageEmoji: z.string().nullish(),
   /** The message this one replies to (inline reply). */
   threadOriginatorGuid: z.string().nullish(),
-  threadOriginatorPart: z.string().nullish(),
+  /** The `tempGuid` of a message the API sent (its own echo). */
+  tempGuid: z.string().nullish(),
   attachments: z.array(z.looseObject({ transferName: z.string().nullish() })).nullish(),
 });
 
@@ -55,9 +70,9 @@ export type BlueBubblesHandle = z.output<typeof handleSchema>;
 export type BlueBubblesChat = z.output<typeof chatSchema>;
 export type BlueBubblesMessage = z.output<typeof messageSchema>;
 
-/** A webhook delivery. */
+/** A webhook delivery (`WebhookEvent`): its event name and payload. */
 export const webhookBodySchema = z.looseObject({
-  type: z.string(),
+  type: z.string().min(1),
   data: z.unknown(),
 });
 

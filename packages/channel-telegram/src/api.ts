@@ -1,73 +1,87 @@
-import { type ChorusError, RateLimitedError } from "@chorus/core";
-import { Api, GrammyError } from "grammy";
+import { abortableDelay, type Redactor, retryDelay } from "@chorus/channel-kit";
+import type { ChorusError } from "@chorus/core";
+import { Api, GrammyError, type Transformer } from "grammy";
 import type { TelegramConfig } from "./config.js";
-import { TelegramApiError, toTelegramError } from "./errors.js";
+import { notBotApiAnswer, toTelegramError } from "./errors.js";
 
 /** Calls that must not be repeated blindly: a lost answer may mean the message did arrive. */
 const NOT_IDEMPOTENT = new Set(["sendMessage"]);
-/** Network failures that prove the request never reached Telegram. */
-const NEVER_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
+/** grammY's own per-call timeout, left far above ours: the transformer times each attempt itself. */
+const GRAMMY_TIMEOUT_SECONDS = 24 * 60 * 60;
+
+/** What the API client needs besides the config. */
+export interface TelegramApiOptions {
+  /** The instance's lifetime: stopping aborts calls in flight and retry waits. */
+  signal: AbortSignal;
+  /** Removes the bot token (and other secrets) from every error the client throws. */
+  redactor: Redactor;
+}
+
+type Call = Parameters<Transformer>[0];
+type Answer = Awaited<ReturnType<Call>>;
 
 /**
- * The grammY API client for one account, pointed at `config.apiRoot`, with one transformer
- * that maps errors to ChorusErrors and retries 5xx, network errors and short 429s (bounded).
- * `getUpdates` is not retried here: the poller owns its own backoff.
+ * The grammY API client for one account, pointed at `config.apiRoot`. One transformer is the
+ * one place for cross-cutting concerns: it times every attempt (`timeoutMs`, a long poll its
+ * wait on top), maps failures to ChorusErrors, retries them with the kit's policy (`sendMessage`
+ * is not idempotent) and redacts what it throws. `getUpdates` is not retried here: the poller
+ * owns its reconnect backoff.
  */
-export function createTelegramApi(config: TelegramConfig, signal: AbortSignal): Api {
-  const api = new Api(config.botToken, { apiRoot: config.apiRoot, timeoutSeconds: config.timeoutSeconds });
+export function createTelegramApi(config: TelegramConfig, options: TelegramApiOptions): Api {
+  const api = new Api(config.botToken, { apiRoot: config.apiRoot, timeoutSeconds: GRAMMY_TIMEOUT_SECONDS });
   api.config.use(async (prev, method, payload, callSignal) => {
+    const idempotent = !NOT_IDEMPOTENT.has(method);
+    const policy = method === "getUpdates" ? { ...config, retries: 0 } : config;
+    const timeoutMs = config.timeoutMs + (method === "getUpdates" ? longPollMs(payload) : 0);
+    const signals = [options.signal, ...(callSignal ? [callSignal as AbortSignal] : [])];
     for (let attempt = 0; ; attempt++) {
-      let failure: ChorusError;
-      try {
-        const response = await prev(method, payload, callSignal);
-        if (response.ok) return response;
-        // grammY turns `ok:false` into a GrammyError after the transformers; do it here to decide.
-        const refusal = new GrammyError(response.description, response, method, payload as Record<string, unknown>);
-        failure = toTelegramError(refusal, method, false);
-      } catch (error) {
-        failure = toTelegramError(error, method, signal.aborted || (callSignal?.aborted ?? false));
-      }
-      const wait = method === "getUpdates" ? undefined : retryDelay(failure, method, attempt, config);
-      if (wait === undefined || signal.aborted) throw failure;
-      await delay(wait, signal);
+      const outcome = await once(prev, method, payload, { signals, timeoutMs, idempotent });
+      if (!isFailure(outcome)) return outcome;
+      const wait = retryDelay(outcome, attempt, policy, { idempotent });
+      if (wait === undefined || options.signal.aborted) throw options.redactor.error(outcome);
+      await abortableDelay(wait, options.signal);
+      if (options.signal.aborted) throw options.redactor.error(outcome);
     }
   });
   return api;
 }
 
-/** How long to wait before the next attempt, or undefined to give up now. */
-export function retryDelay(
-  error: ChorusError,
-  method: string,
-  attempt: number,
-  config: TelegramConfig,
-): number | undefined {
-  if (attempt >= config.retries) return undefined;
-  if (error instanceof RateLimitedError) {
-    // A long wait would hold the agent's turn hostage: fail and let the caller decide.
-    return error.retryAfterMs <= config.maxRetryAfterMs ? error.retryAfterMs : undefined;
+interface AttemptOptions {
+  signals: AbortSignal[];
+  timeoutMs: number;
+  idempotent: boolean;
+}
+
+/** One attempt: Telegram's answer, or the ChorusError it amounts to. */
+async function once(
+  prev: Call,
+  method: Parameters<Call>[0],
+  payload: Parameters<Call>[1],
+  { signals, timeoutMs, idempotent }: AttemptOptions,
+): Promise<Answer | ChorusError> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  // grammY types the signal with its own AbortSignal shim; the platform one is what it uses.
+  const signal = AbortSignal.any([timeout, ...signals]) as Parameters<Call>[2];
+  try {
+    const answer = await prev(method, payload, signal);
+    if (answer?.ok === true) return answer;
+    if (answer?.ok !== false || typeof answer.error_code !== "number") return notBotApiAnswer(method, answer);
+    // grammY turns `ok:false` into a GrammyError after the transformers; do it here to decide.
+    const refusal = new GrammyError(answer.description, answer, method, payload as Record<string, unknown>);
+    return toTelegramError(refusal, method, { stopping: false, idempotent });
+  } catch (error) {
+    const stopping = signals.some((s) => s.aborted);
+    const timedOut = !stopping && timeout.aborted ? { timedOutMs: timeoutMs } : {};
+    return toTelegramError(error, method, { stopping, idempotent, ...timedOut });
   }
-  if (error.code !== "E_PLATFORM" || !error.retryable) return undefined;
-  const network = !(error instanceof TelegramApiError);
-  if (network && NOT_IDEMPOTENT.has(method) && !NEVER_SENT.test(causeText(error))) return undefined;
-  return Math.min(2_000, 100 * 2 ** attempt);
 }
 
-function causeText(error: ChorusError): string {
-  const cause = error.cause as { error?: { code?: string; message?: string }; message?: string } | undefined;
-  return `${cause?.error?.code ?? ""} ${cause?.error?.message ?? ""} ${cause?.message ?? ""} ${error.message}`;
+/** The wait of a `getUpdates` long poll (Telegram's `timeout`, in seconds), in milliseconds. */
+function longPollMs(payload: unknown): number {
+  const seconds = (payload as { timeout?: unknown } | undefined)?.timeout;
+  return typeof seconds === "number" && seconds > 0 ? seconds * 1000 : 0;
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
+function isFailure(outcome: Answer | ChorusError): outcome is ChorusError {
+  return outcome instanceof Error;
 }

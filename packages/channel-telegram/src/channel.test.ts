@@ -58,11 +58,12 @@ describe("Telegram over long polling", () => {
     const ref = await channel.instance.send({ id: String(GROUP) }, { text: "Pasta at 7." });
     fake.userReacts(GROUP, Number(ref.messageId), ANN, ["👍"]);
     const event = await channel.waitForEvent((e) => e.type === "reaction");
+    // The target names the message; that the bot wrote it, the gateway knows from its message index.
     expect(event).toMatchObject({
       emoji: "👍",
       action: "added",
       actor: { id: "501" },
-      target: { messageId: ref.messageId, fromBot: true },
+      target: { conversationId: String(GROUP), messageId: ref.messageId, data: { chatId: String(GROUP) } },
     });
   });
 
@@ -134,13 +135,25 @@ describe("Telegram over long polling", () => {
     expect(fake.messagesIn(-1010).map((m) => m.text)).toEqual(["hello"]);
   });
 
-  it("the same update delivered twice is emitted once", async () => {
-    const update = fake.enqueue({ message: fake.state.postMessage(GROUP, ANN, { text: "once" }) });
-    await channel.waitForEvent(isMessage("once"));
-    fake.enqueue(update as never);
-    fake.state.pending.push(update);
+  it("the same update delivered twice carries the same eventId, so the host keeps it once", async () => {
+    fake.userSends({ chatId: GROUP, from: ANN, text: "once" });
+    const first = await channel.waitForEvent(isMessage("once"));
+    fake.redeliverLast();
     fake.userSends({ chatId: GROUP, from: ANN, text: "after" });
     await channel.waitForEvent(isMessage("after"));
     expect(channel.events.filter(isMessage("once"))).toHaveLength(1);
+    expect(channel.duplicates.filter(isMessage("once")).map((e) => e.eventId)).toEqual([first.eventId]);
+  });
+
+  it("an update it cannot read leaves a warning naming what is wrong, and polling goes on", async () => {
+    const bad = fake.sendUnparseable();
+    fake.userSends({ chatId: GROUP, from: ANN, text: "still read" });
+    await channel.waitForEvent(isMessage("still read"));
+    expect(channel.logs.at("warn").map((r) => r.message)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^telegram: ignored update ${bad.update_id} .*message\\.chat: .*expected object`),
+      ),
+    ]);
+    await eventually(() => expect(fake.state.pending).toEqual([]));
   });
 });

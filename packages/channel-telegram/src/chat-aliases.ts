@@ -1,37 +1,39 @@
-import { join } from "node:path";
-import { StateFile } from "./state-file.js";
-
-interface Stored {
-  /** Old group chat id → the supergroup it became (`migrate_to_chat_id`). */
-  migrated: Record<string, string>;
-}
+import type { ChannelStore } from "@chorus/core";
 
 /**
  * Group → supergroup migrations. When a group is upgraded Telegram gives it a new chat id; the
  * session (and the gateway's settings for that group) live under the OLD id, so inbound events
  * from the new chat keep the old id as their conversation id, and sends to the old id go to the
- * new chat. Persisted in `stateDir` so it holds after a restart.
+ * new chat. Kept in the channel's store (`chatMigrations/<old chat id>` → new chat id), so it
+ * holds after a restart; read into memory at start, since every inbound update asks.
  */
 export class ChatAliases {
-  readonly #file: StateFile<Stored>;
+  /** The store keys of the migration map. */
+  static readonly PREFIX = "chatMigrations/";
   #toNew = new Map<string, string>();
   #toOld = new Map<string, string>();
 
-  constructor(stateDir: string) {
-    this.#file = new StateFile(join(stateDir, "chat-migrations.json"), () => ({ migrated: {} }));
+  constructor(private readonly store: ChannelStore) {}
+
+  /** The store key of the migration of chat `from`. */
+  static key(from: string): string {
+    return `${ChatAliases.PREFIX}${from}`;
   }
 
-  /** Reads the persisted migrations. */
+  /** Reads the stored migrations. */
   async load(): Promise<void> {
-    const { migrated } = await this.#file.read();
-    for (const [from, to] of Object.entries(migrated ?? {})) this.#remember(from, to);
+    this.#toNew = new Map();
+    this.#toOld = new Map();
+    for (const { key, value } of await this.store.list(ChatAliases.PREFIX)) {
+      if (typeof value === "string") this.#remember(key.slice(ChatAliases.PREFIX.length), value);
+    }
   }
 
   /** Records that chat `from` became chat `to`. */
   async migrate(from: string, to: string): Promise<void> {
     if (this.#toNew.get(from) === to) return;
     this.#remember(from, to);
-    await this.#file.write({ migrated: Object.fromEntries(this.#toNew) });
+    await this.store.set(ChatAliases.key(from), to);
   }
 
   /** The conversation id a chat is known by (the oldest id of a migrated group). */

@@ -9,9 +9,14 @@ describe("telegramConfigSchema", () => {
     const config = await validatePluginConfig(telegramChannel, { botToken: TOKEN, apiRoot: "http://127.0.0.1:8081/" });
     expect(config).toMatchObject({
       apiRoot: "http://127.0.0.1:8081",
-      pollTimeoutSeconds: 30,
-      retries: 3,
+      pollTimeoutMs: 30_000,
       bigReactions: false,
+      // The kit's retry and reconnect keys, with the defaults Telegram had before.
+      retries: 3,
+      maxRetryAfterMs: 30_000,
+      timeoutMs: 60_000,
+      reconnectMinMs: 1_000,
+      reconnectMaxMs: 60_000,
     });
     expect((await validatePluginConfig(telegramChannel, { botToken: TOKEN })).apiRoot).toBe("https://api.telegram.org");
   });
@@ -35,5 +40,28 @@ describe("telegramConfigSchema", () => {
       }),
     ).rejects.toThrow(/A-Z, a-z, 0-9/);
     await expect(validatePluginConfig(telegramChannel, { botToken: TOKEN, token: "x" })).rejects.toThrow(/token/);
+  });
+});
+
+describe("renamed keys", () => {
+  it("timeoutSeconds and pollTimeoutSeconds are refused with the key that replaced them", async () => {
+    await expect(validatePluginConfig(telegramChannel, { botToken: TOKEN, timeoutSeconds: 60 })).rejects.toThrow(
+      /channels\.telegram\.timeoutSeconds: timeoutSeconds was renamed to timeoutMs \(milliseconds\): write timeoutMs: 60000/,
+    );
+    await expect(validatePluginConfig(telegramChannel, { botToken: TOKEN, pollTimeoutSeconds: 30 })).rejects.toThrow(
+      /channels\.telegram\.pollTimeoutSeconds: pollTimeoutSeconds was renamed to pollTimeoutMs/,
+    );
+  });
+
+  it("pollTimeoutMs is whole seconds, as Telegram's getUpdates timeout is", async () => {
+    await expect(validatePluginConfig(telegramChannel, { botToken: TOKEN, pollTimeoutMs: 1_500 })).rejects.toThrow(
+      /pollTimeoutMs must be whole seconds/,
+    );
+    await expect(validatePluginConfig(telegramChannel, { botToken: TOKEN, pollTimeoutMs: 60_000 })).rejects.toThrow(
+      /pollTimeoutMs/,
+    );
+    expect(await validatePluginConfig(telegramChannel, { botToken: TOKEN, pollTimeoutMs: 0 })).toMatchObject({
+      pollTimeoutMs: 0,
+    });
   });
 });

@@ -1,11 +1,20 @@
+import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
 import { z } from "zod";
 
 /** Telegram's rule for `secret_token`: 1–256 characters of A–Z, a–z, 0–9, `_` and `-`. */
 const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/;
 
+/** Config keys that carry secrets: the redactor and the gateway never show their values. */
+export const TELEGRAM_SECRET_KEYS = ["botToken", "secretToken"] as const;
+
+/** A key an earlier version read, refused with a message naming the key that replaced it. */
+const renamed = (from: string, to: string, example: string) =>
+  z.never({ error: `${from} was renamed to ${to} (milliseconds): write ${example}` }).optional();
+
 /**
  * `channels.telegram` (or one account under `channels.telegram.accounts.<name>`). The gateway
  * strips its own keys (groupPolicy, allowFrom, …) and substitutes `${ENV}` before this runs.
+ * Durations are milliseconds; the kit's retry and reconnect keys keep Telegram's own defaults.
  */
 export const telegramConfigSchema = z
   .object({
@@ -29,23 +38,31 @@ export const telegramConfigSchema = z
       .optional(),
     /** React with Telegram's big animation (`is_big`). */
     bigReactions: z.boolean().default(false),
-    /** Seconds one `getUpdates` long poll waits for news (0–50). */
-    pollTimeoutSeconds: z.number().int().min(0).max(50).default(30),
-    /** Retries of one API call after a 5xx, a network error or a short 429. */
-    retries: z.number().int().min(0).max(10).default(3),
+    /** How long one `getUpdates` long poll waits for news: whole seconds on the wire (Telegram's `timeout`), 0–50 s. */
+    pollTimeoutMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(50_000)
+      .multipleOf(1_000, "pollTimeoutMs must be whole seconds (Telegram's getUpdates timeout is in seconds)")
+      .default(30_000),
+    /** Retries of one API call after a 5xx, a network error or a short 429 (the kit's key, Telegram's default). */
+    retries: retryOptionsShape.retries.unwrap().default(3),
     /** Longest `retry_after` a call waits out itself; a longer one fails at once with E_RATE_LIMITED. */
-    maxRetryAfterMs: z.number().int().min(0).default(30_000),
+    maxRetryAfterMs: retryOptionsShape.maxRetryAfterMs.unwrap().default(30_000),
+    /** One API call gives up after this long (a long poll after its own wait plus this). */
+    timeoutMs: retryOptionsShape.timeoutMs.unwrap().default(60_000),
     /** First and longest pause between reconnect attempts of the long poll after a failure. */
-    reconnectMinMs: z.number().int().min(10).default(1_000),
-    reconnectMaxMs: z.number().int().min(10).default(60_000),
+    reconnectMinMs: reconnectOptionsShape.reconnectMinMs.unwrap().default(1_000),
+    reconnectMaxMs: reconnectOptionsShape.reconnectMaxMs.unwrap().default(60_000),
     /** How long a chat's allowed reactions (getChat `available_reactions`) are cached. */
     chatInfoTtlMs: z
       .number()
       .int()
       .min(0)
       .default(5 * 60_000),
-    /** One HTTP request (other than the long poll) gives up after this long. */
-    timeoutSeconds: z.number().int().min(1).max(600).default(60),
+    timeoutSeconds: renamed("timeoutSeconds", "timeoutMs", "timeoutMs: 60000 for 60 seconds"),
+    pollTimeoutSeconds: renamed("pollTimeoutSeconds", "pollTimeoutMs", "pollTimeoutMs: 30000 for 30 seconds"),
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -62,4 +79,4 @@ export const telegramConfigSchema = z
   });
 
 /** The validated config a Telegram instance runs with (defaults filled in). */
-export type TelegramConfig = z.output<typeof telegramConfigSchema>;
+export type TelegramConfig = Omit<z.output<typeof telegramConfigSchema>, "timeoutSeconds" | "pollTimeoutSeconds">;

@@ -22,8 +22,21 @@ export class TelegramApiError extends ChorusError {
   }
 }
 
-/** Turns whatever grammY threw into a ChorusError (rate limits keep their `retry_after`). */
-export function toTelegramError(error: unknown, method: string, aborted: boolean): ChorusError {
+/** How one attempt of a call ended, besides the error itself. */
+export interface CallFacts {
+  /** The instance is stopping (its signal aborted the call). */
+  stopping: boolean;
+  /** The attempt was cut off after this many milliseconds without an answer. */
+  timedOutMs?: number;
+  /** Repeating the call cannot do its work twice. */
+  idempotent: boolean;
+}
+
+/**
+ * Turns whatever grammY threw into a ChorusError (rate limits keep their `retry_after`). Messages
+ * never quote the request URL: it carries the bot token (`…/bot<token>/getMe`).
+ */
+export function toTelegramError(error: unknown, method: string, facts: CallFacts): ChorusError {
   if (error instanceof ChorusError) return error;
   if (error instanceof GrammyError) {
     if (error.error_code === 429) {
@@ -34,12 +47,47 @@ export function toTelegramError(error: unknown, method: string, aborted: boolean
     }
     return new TelegramApiError(method, error.error_code, error.description, error.parameters);
   }
-  if (aborted) return new ChorusError("E_DISABLED", "Telegram is stopping", { cause: error });
-  const reason = error instanceof HttpError ? String((error.error as Error)?.message ?? error.message) : String(error);
+  if (facts.stopping) return new ChorusError("E_DISABLED", "Telegram is stopping", { cause: error });
+  const inner = error instanceof HttpError ? error.error : error;
+  if (facts.timedOutMs === undefined && isUnreadable(inner)) {
+    // An answer arrived but is not JSON: a send may have done its work, so only idempotent calls repeat.
+    return new ChorusError("E_PLATFORM", `Telegram sent an unreadable answer to ${method} (not JSON)`, {
+      retryable: facts.idempotent,
+      details: { method, unreadable: true },
+      cause: error,
+      hint: "Check channels.telegram.apiRoot: it must be a Telegram Bot API server.",
+    });
+  }
+  const reason = facts.timedOutMs !== undefined ? `no answer within ${facts.timedOutMs} ms` : networkReason(inner);
   return new ChorusError("E_PLATFORM", `Telegram unreachable (${method}): ${reason}`, {
     retryable: true,
+    details: { method, network: true },
     cause: error,
+    hint: "Check channels.telegram.apiRoot and the network between the gateway and Telegram.",
   });
+}
+
+/** An answer that is JSON but not a Bot API answer (no `ok`): a proxy's or load balancer's error page. */
+export function notBotApiAnswer(method: string, answer: unknown): ChorusError {
+  const shown = JSON.stringify(answer)?.slice(0, 120) ?? String(answer);
+  return new ChorusError("E_PLATFORM", `Telegram answered ${method} with something that is not a Bot API answer`, {
+    retryable: true,
+    details: { method, answer: shown },
+    hint: "Check channels.telegram.apiRoot: it must be a Telegram Bot API server.",
+  });
+}
+
+/** node-fetch reports a body that is not JSON as `invalid-json`; other fetches throw a SyntaxError. */
+function isUnreadable(error: unknown): boolean {
+  return error instanceof SyntaxError || (error as { type?: unknown } | undefined)?.type === "invalid-json";
+}
+
+/** The useful part of a fetch failure, without the URL: node-fetch says `request to <url> failed, reason: …`. */
+function networkReason(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === "string" ? message : String(error);
+  const reason = /reason: (.*)$/s.exec(text)?.[1] ?? (/^request to /.test(text) ? "request failed" : text);
+  return typeof code === "string" && !reason.includes(code) ? `${code} ${reason}` : reason;
 }
 
 function codeFor(errorCode: number, description: string): ErrorCode {

@@ -1,19 +1,27 @@
-import type { Conversation, InboundEvent, InboundMessageEvent, InboundReactionEvent, Participant } from "@chorus/core";
+import type {
+  Conversation,
+  InboundEvent,
+  InboundMessageEvent,
+  InboundReactionEvent,
+  Participant,
+  RefScope,
+} from "@chorus/core";
 import type { Chat, Message, MessageReactionUpdated, Update, User } from "grammy/types";
-import { mentionFacts } from "./mentions.js";
-import { type Identity, telegramMessageRef } from "./ref.js";
+import { type BotUser, mentionFacts } from "./mentions.js";
+import { telegramMessageRef } from "./ref.js";
 import { reactionKey } from "./vocabulary.js";
 
 /** Update types the bot asks for: reactions must be listed explicitly or Telegram never sends them. */
 export const ALLOWED_UPDATES = ["message", "message_reaction", "message_reaction_count"] as const;
 
-/** What `normaliseUpdate` needs besides the update. */
+/** What `normalizeUpdate` needs besides the update. */
 export interface InboundContext {
-  who: Identity;
+  /** Mints the refs of this instance. */
+  scope: RefScope;
+  /** The bot itself (`getMe`): its own echoes are dropped, its mentions recognised. */
+  bot: BotUser;
   /** The conversation id a chat is known by (see `ChatAliases`). */
   conversationId(chatId: string): string;
-  /** Whether the bot sent this message (reaction targets carry no author). */
-  sentByBot(chatId: string, messageId: number): boolean;
 }
 
 /** A group became a supergroup: `from` is the old chat id, `to` the new one. */
@@ -22,21 +30,24 @@ export interface Migration {
   to: string;
 }
 
-/** The normalised events of one update, and a migration it announced. */
-export interface NormalisedUpdate {
+/** The normalized events of one update, and a migration it announced. */
+export interface NormalizedUpdate {
   events: InboundEvent[];
   migration?: Migration;
 }
 
-/** Turns one Bot API update into Chorus events; the bot's own messages and unknown kinds give none. */
-export function normaliseUpdate(update: Update, ctx: InboundContext): NormalisedUpdate {
-  if (update.message) return normaliseMessage(update.update_id, update.message, ctx);
+/**
+ * Turns one Bot API update (checked by `readUpdate`) into Chorus events; the bot's own messages and
+ * unknown kinds give none. Event ids derive from `update_id`, so a redelivered update repeats them.
+ */
+export function normalizeUpdate(update: Update, ctx: InboundContext): NormalizedUpdate {
+  if (update.message) return normalizeMessage(update.update_id, update.message, ctx);
   if (update.message_reaction) return { events: reactionEvents(update.update_id, update.message_reaction, ctx) };
   // `message_reaction_count` is anonymous (no actor) and delayed: there is no one to attribute it to.
   return { events: [] };
 }
 
-function normaliseMessage(updateId: number, message: Message, ctx: InboundContext): NormalisedUpdate {
+function normalizeMessage(updateId: number, message: Message, ctx: InboundContext): NormalizedUpdate {
   const chatId = String(message.chat.id);
   if (message.migrate_to_chat_id !== undefined) {
     return { events: [], migration: { from: chatId, to: String(message.migrate_to_chat_id) } };
@@ -47,7 +58,7 @@ function normaliseMessage(updateId: number, message: Message, ctx: InboundContex
   const conversation = conversationOf(message.chat, ctx, topicOf(message));
   const text = textOf(message);
   // The bot's own messages (echoes), channel posts and service messages (joins, pins) are no input.
-  if (!conversation || text === undefined || message.from?.id === ctx.who.botId) return { events: [] };
+  if (!conversation || text === undefined || message.from?.id === ctx.bot.id) return { events: [] };
   const sender = message.sender_chat ? chatParticipant(message.sender_chat) : message.from && participant(message.from);
   if (!sender) return { events: [] };
   const reply = realReply(message);
@@ -57,49 +68,46 @@ function normaliseMessage(updateId: number, message: Message, ctx: InboundContex
     conversation,
     sender,
     text,
-    mentions: mentionFacts(message, ctx.who),
+    mentions: mentionFacts(message, ctx.bot),
     ...(reply
       ? {
           replyTo: {
             messageId: String(reply.message_id),
-            fromBot: reply.from?.id === ctx.who.botId,
+            fromBot: reply.from?.id === ctx.bot.id,
             ...(reply.from ? { senderId: String(reply.from.id) } : {}),
             ...(textOf(reply) !== undefined ? { text: textOf(reply) } : {}),
           },
         }
       : {}),
-    ref: telegramMessageRef(
-      {
-        conversationId: conversation.id,
-        chatId,
-        messageId: message.message_id,
-        ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
-        fromBot: false,
-      },
-      ctx.who,
-    ),
+    ref: telegramMessageRef(ctx.scope, {
+      conversationId: conversation.id,
+      chatId,
+      messageId: message.message_id,
+      ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
+      ...(message.from ? { authorId: String(message.from.id) } : { fromBot: false }),
+    }),
     timestamp: message.date * 1000,
   };
   return { events: [event] };
 }
 
-/** `new_reaction` minus `old_reaction` are added, the reverse removed: one event per emoji. */
+/**
+ * `new_reaction` minus `old_reaction` are added, the reverse removed: one event per emoji. The
+ * target says nothing about its author (Telegram does not either): the gateway knows from its
+ * message index whether the bot sent it, also for messages sent before a restart.
+ */
 function reactionEvents(updateId: number, update: MessageReactionUpdated, ctx: InboundContext): InboundReactionEvent[] {
   const actor = update.user ? participant(update.user) : update.actor_chat && chatParticipant(update.actor_chat);
   // Telegram does not report a bot's own reactions; the check keeps a replayed one out too.
-  if (!actor || update.user?.id === ctx.who.botId) return [];
+  if (!actor || update.user?.id === ctx.bot.id) return [];
   const conversation = conversationOf(update.chat, ctx, undefined);
   if (!conversation) return [];
   const chatId = String(update.chat.id);
-  const target = telegramMessageRef(
-    {
-      conversationId: conversation.id,
-      chatId,
-      messageId: update.message_id,
-      fromBot: ctx.sentByBot(chatId, update.message_id),
-    },
-    ctx.who,
-  );
+  const target = telegramMessageRef(ctx.scope, {
+    conversationId: conversation.id,
+    chatId,
+    messageId: update.message_id,
+  });
   const before = new Set(update.old_reaction.map(reactionKey).filter(isString));
   const after = new Set(update.new_reaction.map(reactionKey).filter(isString));
   const changes = [

@@ -1,9 +1,15 @@
-import { ChorusError, type ConversationAddress, type MessageRef, type OutboundMessage, splitText } from "@chorus/core";
+import {
+  ChorusError,
+  type ConversationAddress,
+  type MessageRef,
+  type OutboundMessage,
+  type RefScope,
+  splitText,
+} from "@chorus/core";
 import type { Api } from "grammy";
 import type { ChatAliases } from "./chat-aliases.js";
 import { TelegramApiError } from "./errors.js";
-import { addressOf, type Identity, telegramMessageRef } from "./ref.js";
-import type { SentMessages } from "./sent-messages.js";
+import { addressOf, telegramMessageRef } from "./ref.js";
 
 /** Telegram's limit for one message's text, in characters after entity parsing. */
 export const TELEGRAM_MAX_TEXT = 4096;
@@ -12,14 +18,13 @@ export const TELEGRAM_MAX_TEXT = 4096;
 export class TelegramOutbound {
   constructor(
     private readonly api: Api,
-    private readonly identity: () => Identity,
+    private readonly scope: () => RefScope,
     private readonly aliases: ChatAliases,
-    private readonly sent: SentMessages,
   ) {}
 
   /** Sends `message` in 4096-character parts (into the topic, replying with the first); returns the first part's ref. */
   async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
-    const who = this.identity();
+    const scope = this.scope();
     const parts = splitText(message.text, TELEGRAM_MAX_TEXT);
     const reply = message.replyTo ? addressOf(message.replyTo) : undefined;
     let first: MessageRef | undefined;
@@ -33,18 +38,13 @@ export class TelegramOutbound {
             : {}),
         }),
       );
-      const sentChat = String(sent.chat.id);
-      this.sent.add(sentChat, sent.message_id);
-      first ??= telegramMessageRef(
-        {
-          conversationId: conversation.id,
-          chatId: sentChat,
-          messageId: sent.message_id,
-          ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
-          fromBot: true,
-        },
-        who,
-      );
+      first ??= telegramMessageRef(scope, {
+        conversationId: conversation.id,
+        chatId: String(sent.chat.id),
+        messageId: sent.message_id,
+        ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
+        fromBot: true,
+      });
     }
     return first as MessageRef;
   }
@@ -62,6 +62,7 @@ export class TelegramOutbound {
   /**
    * The ref of a message id the agent saw. The Bot API cannot fetch a message, so the ref is
    * built from the conversation (chat) and the numeric id; Telegram checks it when it is used.
+   * Who wrote it is unknown here: the gateway's message index knows it for every message it saw.
    */
   async resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
     const id = Number(messageId);
@@ -69,16 +70,12 @@ export class TelegramOutbound {
       throw new ChorusError("E_MESSAGE_NOT_FOUND", `"${messageId}" is not a Telegram message id (a positive number)`);
     }
     const chatId = this.aliases.chatId(conversation.id);
-    return telegramMessageRef(
-      {
-        conversationId: conversation.id,
-        chatId,
-        messageId: id,
-        ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
-        fromBot: this.sent.has(chatId, id),
-      },
-      this.identity(),
-    );
+    return telegramMessageRef(this.scope(), {
+      conversationId: conversation.id,
+      chatId,
+      messageId: id,
+      ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
+    });
   }
 
   /** Runs a call for a conversation; when Telegram says the group became a supergroup, records it and retries there. */

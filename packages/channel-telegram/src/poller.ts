@@ -1,20 +1,25 @@
+import { abortableDelay, RECONNECT_BACKOFF, Reconnect } from "@chorus/channel-kit";
 import type { ChannelStatus, Logger } from "@chorus/core";
 import { RateLimitedError, toChorusError } from "@chorus/core";
 import type { Api } from "grammy";
-import { delay } from "./api.js";
 import type { TelegramConfig } from "./config.js";
 import { ALLOWED_UPDATES } from "./inbound.js";
 import type { UpdateSink } from "./update-sink.js";
 
 /**
  * Long polling: `getUpdates` with the offset after the last update handled (which confirms it
- * to Telegram), reconnecting with exponential backoff after a failure and honouring 429s.
+ * to Telegram), reconnecting with the kit's backoff after a failure and honouring 429s.
+ *
+ * The offset is Telegram's cursor and stays in memory on purpose: Telegram keeps every
+ * unconfirmed update itself, so a restart without it loses nothing (a redelivered update has
+ * the same eventId, which the gateway drops), while a stored offset could skip updates once
+ * Telegram restarts its ids ("after a week without updates the next id is chosen randomly").
  */
 export class Poller {
   #abort: AbortController | undefined;
   #loop: Promise<void> | undefined;
   #offset: number | undefined;
-  #problem: string | undefined;
+  readonly #reconnect: Reconnect;
 
   constructor(
     private readonly api: Api,
@@ -22,7 +27,13 @@ export class Poller {
     private readonly sink: UpdateSink,
     private readonly logger: Logger,
     private readonly lifetime: AbortSignal,
-  ) {}
+  ) {
+    this.#reconnect = new Reconnect({
+      initialMs: config.reconnectMinMs,
+      maxMs: config.reconnectMaxMs,
+      jitter: RECONNECT_BACKOFF.jitter,
+    });
+  }
 
   /** Starts the loop (returns at once). */
   start(): void {
@@ -40,45 +51,45 @@ export class Poller {
 
   /** Degraded while the last poll failed; undefined when polling is fine. */
   status(): ChannelStatus | undefined {
-    return this.#problem === undefined ? undefined : { state: "degraded", detail: this.#problem };
+    const problem = this.#reconnect.problem;
+    return problem === undefined ? undefined : { state: "degraded", detail: problem };
   }
 
   async #run(signal: AbortSignal): Promise<void> {
-    let failures = 0;
     while (!signal.aborted) {
       try {
         const updates = await this.api.getUpdates(
           {
             ...(this.#offset !== undefined ? { offset: this.#offset } : {}),
-            timeout: this.config.pollTimeoutSeconds,
+            timeout: this.config.pollTimeoutMs / 1000,
             allowed_updates: [...ALLOWED_UPDATES],
           },
           // grammY types the signal with its own AbortSignal shim; the platform one is what it uses.
           signal as Parameters<Api["getUpdates"]>[1],
         );
-        if (this.#problem !== undefined) this.logger.info({}, "telegram: polling recovered");
-        failures = 0;
-        this.#problem = undefined;
-        for (const update of updates) {
-          this.#offset = update.update_id + 1;
-          try {
-            await this.sink.accept(update);
-          } catch (error) {
-            this.logger.error({ err: error, updateId: update.update_id }, "telegram: an update could not be handled");
-          }
-        }
+        if (this.#reconnect.succeeded()) this.logger.info({}, "telegram: polling recovered");
+        for (const update of updates as unknown[]) await this.#handle(update);
       } catch (error) {
         if (signal.aborted) return;
         const reason = toChorusError(error, "getUpdates failed");
-        failures += 1;
-        this.#problem = `polling failed (${reason.code}): ${reason.message}`;
-        const wait =
-          reason instanceof RateLimitedError
-            ? reason.retryAfterMs
-            : Math.min(this.config.reconnectMaxMs, this.config.reconnectMinMs * 2 ** (failures - 1));
+        const wait = this.#reconnect.failed(
+          `polling failed (${reason.code}): ${reason.message}`,
+          reason instanceof RateLimitedError ? reason.retryAfterMs : 0,
+        );
         this.logger.warn({ err: reason, retryInMs: wait }, "telegram: polling failed, reconnecting");
-        await delay(wait, signal);
+        await abortableDelay(wait, signal);
       }
+    }
+  }
+
+  /** Hands one update to the sink; the offset moves past it whatever happens (never backwards). */
+  async #handle(update: unknown): Promise<void> {
+    const id = (update as { update_id?: unknown } | null)?.update_id;
+    if (typeof id === "number" && Number.isSafeInteger(id)) this.#offset = Math.max(this.#offset ?? 0, id + 1);
+    try {
+      await this.sink.accept(update);
+    } catch (error) {
+      this.logger.error({ err: error, updateId: id }, "telegram: an update could not be handled");
     }
   }
 }

@@ -39,7 +39,7 @@ const target = (chat = GROUP) => channel.instance.send({ id: String(chat) }, { t
 const reactionBodies = () => fake.server.requestsTo("POST", /\/setMessageReaction$/).map((r) => r.body);
 
 describe("Telegram reactions (DESIGN §2.2 row Telegram)", () => {
-  it("add sends a one-element array, normalising ❤️ to ❤ (no U+FE0F on the wire)", async () => {
+  it("add sends a one-element array, normalizing ❤️ to ❤ (no U+FE0F on the wire)", async () => {
     const ref = await target();
     expect(await react(ref, { emoji: "❤️" })).toEqual({ ok: true, action: "react", op: "add", emoji: "❤" });
     expect(reactionBodies()).toEqual([
@@ -114,7 +114,7 @@ describe("Telegram reactions (DESIGN §2.2 row Telegram)", () => {
     });
   });
 
-  it("the bot's reaction record survives a restart (stateDir), so adding it again sends nothing", async () => {
+  it("the bot reaction record survives a restart (the store), so adding it again sends nothing", async () => {
     const ref = await target();
     await react(ref, { emoji: "👍" });
     await channel.stop();

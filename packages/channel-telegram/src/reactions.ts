@@ -1,3 +1,5 @@
+import { BotReactionRecord, type CachedLookup, KeyedQueue, type ReactionTarget } from "@chorus/channel-kit";
+import type { ChannelStore } from "@chorus/core";
 import {
   ChorusError,
   type MessageRef,
@@ -8,8 +10,7 @@ import {
 } from "@chorus/core";
 import type { Api } from "grammy";
 import type { ReactionType } from "grammy/types";
-import { type AllowedReactions, ChatReactionCache } from "./chat-reactions.js";
-import type { BotReactionStore } from "./reaction-store.js";
+import type { AllowedReactions } from "./chat-reactions.js";
 import { addressOf } from "./ref.js";
 import { reactionKey, type TelegramReactionForm, telegramVocabulary, toTelegramReaction } from "./vocabulary.js";
 
@@ -18,20 +19,21 @@ const LABEL = "Telegram";
 /**
  * Executes core's reaction intents the Telegram way (DESIGN §2.2 row Telegram): one slot per
  * message, `setMessageReaction` with a one-element array adds (and replaces), `[]` clears.
- * The bot's own state is tracked in a store because Telegram never reports it.
+ * What the bot holds is its bot reaction record in the store (keyed by the chat Telegram knows the
+ * message in, `botReactions/<chatId>/<messageId>`), because Telegram never reports it.
  */
 export class TelegramReactions {
-  readonly #allowed: ChatReactionCache;
-  /** The last queued call per message: calls on one message run in the order they were made. */
-  readonly #queues = new Map<string, Promise<unknown>>();
+  /** Calls on one message run in the order they were made. */
+  readonly #queue = new KeyedQueue();
+  readonly #record: BotReactionRecord;
 
   constructor(
     private readonly api: Api,
-    private readonly store: BotReactionStore,
-    chatInfoTtlMs: number,
+    store: ChannelStore,
+    private readonly allowed: CachedLookup<AllowedReactions>,
     private readonly isBig: () => boolean,
   ) {
-    this.#allowed = new ChatReactionCache(api, chatInfoTtlMs);
+    this.#record = new BotReactionRecord(store);
   }
 
   /**
@@ -46,23 +48,17 @@ export class TelegramReactions {
         `message ${ref.messageId} in ${ref.conversationId} is not a Telegram message`,
       );
     }
-    const id = `${address.chatId}:${address.messageId}`;
-    const previous = this.#queues.get(id) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.#react(address.chatId, address.messageId, intent));
-    this.#queues.set(id, run);
-    try {
-      return await run;
-    } finally {
-      if (this.#queues.get(id) === run) this.#queues.delete(id);
-    }
+    const { chatId, messageId } = address;
+    return this.#queue.run(`${chatId}:${messageId}`, () => this.#react(chatId, messageId, intent));
   }
 
   async #react(chatId: string, messageId: number, intent: ReactionIntent): Promise<ReactResult> {
-    const held = await this.store.get(chatId, messageId);
+    const target: ReactionTarget = { conversationId: chatId, messageId: String(messageId) };
+    const held = await this.#record.held(target);
     if (intent.op === "clear") {
-      // Always sent: the record may be older than the message (a restart with a fresh stateDir).
+      // Always sent: the record may be older than the message (a restart on an empty store).
       await this.api.setMessageReaction(chatId, messageId, []);
-      await this.store.set(chatId, messageId, []);
+      await this.#record.hold(target, []);
       return { ok: true, action: "react", op: "clear", removed: held };
     }
     // Refused BEFORE any request: an emoji Telegram cannot take never reaches it.
@@ -72,20 +68,14 @@ export class TelegramReactions {
       if (!held.includes(key)) return { ok: true, action: "react", op: "remove", emoji: key, removed: [] };
       const rest = held.filter((r) => r !== key);
       await this.api.setMessageReaction(chatId, messageId, rest.map(toReactionType));
-      await this.store.set(chatId, messageId, rest);
+      await this.#record.hold(target, rest);
       return { ok: true, action: "react", op: "remove", emoji: key, removed: [key] };
     }
     // Rule 10: the slot already holds exactly this reaction.
     if (held.length === 1 && held[0] === key) return { ok: true, action: "react", op: "add", emoji: key };
     await this.api.setMessageReaction(chatId, messageId, [form], this.isBig() ? { is_big: true } : {});
-    await this.store.set(chatId, messageId, [key]);
+    await this.#record.hold(target, [key]);
     return { ok: true, action: "react", op: "add", emoji: key, ...(held.length > 0 ? { removed: held } : {}) };
-  }
-
-  /** The bot's own reactions on a message, as far as this instance set them. */
-  async own(ref: MessageRef): Promise<string[]> {
-    const address = addressOf(ref);
-    return address ? this.store.get(address.chatId, address.messageId) : [];
   }
 
   /**
@@ -95,7 +85,7 @@ export class TelegramReactions {
   async platformReaction(chatId: string, emoji: string): Promise<NonNullable<TelegramReactionForm>> {
     const form = toTelegramReaction(emoji);
     if (!form) throw unsupportedEmoji(emoji, telegramVocabulary, LABEL);
-    const allowed = await this.#allowed.get(chatId);
+    const allowed = await this.allowed.get(chatId);
     if (form.type === "emoji" && !permits(allowed, form.emoji)) {
       const vocabulary = telegramVocabulary.restrict(allowed.emoji ?? []);
       throw new UnsupportedEmojiError(

@@ -1,15 +1,4 @@
-import type { MessageRef } from "@chorus/core";
-
-/** Who this instance is: what every `MessageRef` and every own-echo check needs. */
-export interface Identity {
-  readonly channel: string;
-  readonly accountId: string;
-  /** The bot's user id (`getMe`). */
-  readonly botId: number;
-  /** The bot's @username without the @, for `mention` entities. */
-  readonly username: string;
-  readonly name: string;
-}
+import { type MessageRef, mintRef, type RefScope } from "@chorus/core";
 
 /** What addresses one Telegram message: the chat it is in now, its id, its topic. */
 export interface TelegramMessageAddress {
@@ -20,23 +9,25 @@ export interface TelegramMessageAddress {
   messageId: number;
   /** Forum topic (`message_thread_id`) when the message is in one. */
   threadId?: string;
-  fromBot: boolean;
+  /** The author's user id, when known; `fromBot` follows from it. */
+  authorId?: string;
+  /** Whether the bot sent it, when known without an author. */
+  fromBot?: boolean;
 }
 
 /**
  * The `MessageRef` of a Telegram message (DESIGN §2.3): `chat_id` + `message_id` address it,
  * and `data.chatId` keeps the real chat id when a migrated group is known by its old one.
  */
-export function telegramMessageRef(address: TelegramMessageAddress, who: Identity): MessageRef {
-  return {
-    channel: who.channel,
-    accountId: who.accountId,
+export function telegramMessageRef(scope: RefScope, address: TelegramMessageAddress): MessageRef {
+  return mintRef(scope, {
     conversationId: address.conversationId,
     messageId: String(address.messageId),
     ...(address.threadId !== undefined ? { threadId: address.threadId } : {}),
-    fromBot: address.fromBot,
+    ...(address.authorId !== undefined ? { authorId: address.authorId } : {}),
+    ...(address.fromBot !== undefined ? { fromBot: address.fromBot } : {}),
     data: { chatId: address.chatId },
-  };
+  });
 }
 
 /** The chat id and numeric message id of a ref; undefined when the ref cannot be a Telegram one. */

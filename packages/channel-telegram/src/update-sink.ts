@@ -1,43 +1,50 @@
-import type { InboundEvent, Logger } from "@chorus/core";
-import type { Update } from "grammy/types";
+import type { InboundEvent, Logger, RefScope } from "@chorus/core";
 import type { ChatAliases } from "./chat-aliases.js";
-import { type InboundContext, normaliseUpdate } from "./inbound.js";
-import type { Identity } from "./ref.js";
-import type { SentMessages } from "./sent-messages.js";
+import { normalizeUpdate } from "./inbound.js";
+import type { BotUser } from "./mentions.js";
+import { readUpdate, updateKind } from "./wire.js";
 
-/** Update ids remembered for deduplication; bounded so a long-running instance does not grow. */
-const REMEMBERED_UPDATES = 2_000;
+/** Who the running bot is: what normalizing an update needs. */
+export interface RunningBot {
+  scope: RefScope;
+  bot: BotUser;
+}
 
 /**
- * Where every update goes, from the long poll or the webhook alike: deduplicate by `update_id`
- * (a webhook is redelivered when the answer was slow; a poll repeats after a lost confirmation),
- * record migrations, normalise, emit.
+ * Where every update goes, from the long poll or the webhook alike: read it (a payload that is
+ * not an update the plugin understands leaves a warning naming what is wrong), record
+ * migrations, normalize, emit. No deduplication here: event ids derive from `update_id`, and the
+ * gateway drops a repeated event id (a redelivered webhook, a poll repeated after a lost
+ * confirmation).
  */
 export class UpdateSink {
-  readonly #seen = new Set<number>();
-
   constructor(
-    private readonly who: () => Identity,
+    private readonly running: () => RunningBot,
     private readonly aliases: ChatAliases,
-    private readonly sent: SentMessages,
     private readonly emit: (event: InboundEvent) => void,
     private readonly logger: Logger,
   ) {}
 
-  /** Handles one update; false when it was a duplicate. */
-  async accept(update: Update): Promise<boolean> {
-    if (this.#seen.has(update.update_id)) return false;
-    this.#seen.add(update.update_id);
-    if (this.#seen.size > REMEMBERED_UPDATES) this.#seen.delete(this.#seen.values().next().value as number);
-    const ctx: InboundContext = {
-      who: this.who(),
-      conversationId: (chatId) => this.aliases.conversationId(chatId),
-      sentByBot: (chatId, messageId) => this.sent.has(chatId, messageId),
-    };
-    const { events, migration } = normaliseUpdate(update, ctx);
+  /** Handles one update as Telegram sent it; false when it could not be read. */
+  async accept(payload: unknown): Promise<boolean> {
+    const read = readUpdate(payload);
+    if ("problem" in read) {
+      const which = read.updateId === undefined ? "an update" : `update ${read.updateId}`;
+      this.logger.warn(
+        { updateId: read.updateId, problem: read.problem },
+        `telegram: ignored ${which} it could not read (${read.problem})`,
+      );
+      return false;
+    }
+    const { scope, bot } = this.running();
+    const context = { scope, bot, conversationId: (chatId: string) => this.aliases.conversationId(chatId) };
+    const { events, migration } = normalizeUpdate(read.update, context);
     if (migration) {
       await this.aliases.migrate(migration.from, migration.to);
       this.logger.info({ ...migration }, "telegram: group migrated to a supergroup; the session keeps the old id");
+    }
+    if (events.length === 0 && !migration) {
+      this.logger.debug({ updateId: read.update.update_id, kind: updateKind(read.update) }, "telegram: no event");
     }
     for (const event of events) this.emit(event);
     return true;

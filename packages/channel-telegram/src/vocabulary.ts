@@ -3,7 +3,7 @@ import { defineVocabulary, type ReactionVocabulary, stripVariationSelectors } fr
 /**
  * The 73 emoji a bot may react with (Bot API `ReactionTypeEmoji.emoji`), exactly as Telegram
  * spells them: WITHOUT U+FE0F (`❤` is U+2764, `❤‍🔥` is U+2764 U+200D U+1F525). Sending `❤️`
- * with the selector is refused by Telegram, so every input is normalised onto these forms.
+ * with the selector is refused by Telegram, so every input is normalized onto these forms.
  */
 export const TELEGRAM_REACTION_EMOJI = [
   "👍",

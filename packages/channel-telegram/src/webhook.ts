@@ -1,11 +1,11 @@
-import { timingSafeEqual } from "node:crypto";
+import { safeEqual } from "@chorus/channel-kit";
 import type { HttpHandler, Logger } from "@chorus/core";
-import type { Update } from "grammy/types";
 import type { UpdateSink } from "./update-sink.js";
 
 /** The header Telegram sends the `secret_token` of `setWebhook` in. */
 export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
 
+/** What the webhook route needs. */
 export interface WebhookOptions {
   secretToken: string;
   /** The sink, once the instance is started; undefined before (answered 503, Telegram retries). */
@@ -14,34 +14,39 @@ export interface WebhookOptions {
 }
 
 /**
- * The webhook route: check `X-Telegram-Bot-Api-Secret-Token` first (401 without reading the
- * body otherwise), then hand the update to the sink. A 2xx tells Telegram the update is done.
+ * The webhook transport: checks `X-Telegram-Bot-Api-Secret-Token` first (401 without reading the
+ * body otherwise), then hands the update to the sink. A 2xx tells Telegram the update is done, so
+ * an update that cannot be read is still answered 200 (with a warning): Telegram would only send
+ * it again. A body that is no update at all (no JSON, no `update_id`) is answered 400.
  */
 export function createWebhookHandler(options: WebhookOptions): HttpHandler {
   return async (request) => {
     if (!secretMatches(request.headers.get(SECRET_HEADER), options.secretToken)) {
-      options.logger.warn({ reason: "secret token missing or wrong" }, "telegram: refused a webhook");
+      options.logger.warn({ reason: "secret token missing or wrong" }, "telegram: refused a webhook delivery");
       return Response.json({ ok: false, error: "unauthorized" }, { status: 401 });
     }
     const sink = options.sink();
     if (!sink) return Response.json({ ok: false, error: "not_ready" }, { status: 503 });
-    let update: Update;
+    let payload: unknown;
     try {
-      update = (await request.json()) as Update;
-    } catch {
+      payload = await request.json();
+    } catch (error) {
+      const problem = `the body is not JSON (${(error as Error).message})`;
+      options.logger.warn({ problem }, `telegram: ignored a webhook delivery it could not read: ${problem}`);
       return Response.json({ ok: false, error: "bad_request" }, { status: 400 });
     }
-    if (typeof update?.update_id !== "number")
-      return Response.json({ ok: false, error: "bad_request" }, { status: 400 });
-    await sink.accept(update);
-    return Response.json({ ok: true });
+    try {
+      await sink.accept(payload);
+    } catch (error) {
+      options.logger.error({ err: error }, "telegram: a webhook update could not be handled; Telegram will retry");
+      return Response.json({ ok: false, error: "internal" }, { status: 500 });
+    }
+    const isUpdate = typeof (payload as { update_id?: unknown } | null)?.update_id === "number";
+    return isUpdate ? Response.json({ ok: true }) : Response.json({ ok: false, error: "bad_request" }, { status: 400 });
   };
 }
 
-/** Constant-time comparison, so the answer time does not leak how much of a guess was right. */
+/** Whether a delivery carries the configured secret (constant time: the answer time leaks nothing). */
 export function secretMatches(given: string | null, expected: string): boolean {
-  if (given === null) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return given !== null && safeEqual(given, expected);
 }

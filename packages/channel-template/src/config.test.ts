@@ -35,4 +35,8 @@ describe("channels.acme config", () => {
       "channels.acme.retries",
     );
   });
+
+  it("declares the token and the webhook secret as secrets, so nothing the channel reports shows them", () => {
+    expect(acmeChannel.secretKeys).toEqual(["token", "webhookSecret"]);
+  });
 });

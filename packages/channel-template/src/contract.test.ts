@@ -1,28 +1,58 @@
-import { describeReactionContract } from "@chorus/testkit/vitest";
+import { createServer } from "node:net";
+import { describeChannelContract } from "@chorus/testkit/vitest";
 import { acmeChannel } from "./index.js";
+import { acmeVocabulary } from "./reactions.js";
 import { createFakeAcme } from "./testing/index.js";
 
-// The suite every channel runs: each DESIGN §2.2 case its declared flags make relevant,
-// checked against the reactions the fake Acme really holds afterwards.
-describeReactionContract("Acme Chat reaction contract", {
+// Canary secrets: the suite fails if either shows up in any error, status, event or log line.
+const TOKEN = "canary-acme-token-5d1e83";
+const WEBHOOK_SECRET = "canary-acme-webhook-secret-a94f02";
+
+/** A loopback port where nothing listens. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The contract's emoji are unicode; people on Acme react with Acme's names. */
+const nameOf = (emoji: string) => acmeVocabulary.lookup(emoji) ?? emoji;
+
+// The whole channel contract: every reaction case the flags make relevant (checked against the
+// reactions the fake Acme really holds), restarts, inbound, faults, secrets and escaped errors.
+describeChannelContract("Acme Chat: the channel contract", {
   plugin: acmeChannel,
+  stepTimeoutMs: 10_000,
   async setup() {
-    const fake = createFakeAcme();
+    const fake = createFakeAcme({ token: TOKEN, webhookSecret: WEBHOOK_SECRET });
     await fake.start();
-    fake.addConversation({
-      id: "c_team",
-      type: "group",
-      name: "Team",
-      members: [fake.bot, { id: "u_ann", name: "Ann" }],
-    });
+    const ann = { id: "u_ann", name: "Ann" };
+    fake.addConversation({ id: "c_team", type: "group", name: "Team", members: [fake.bot, ann] });
+    // Short timeouts, so a platform that hangs fails a call quickly instead of holding the suite.
+    const config = (baseUrl: string) => fake.config({ baseUrl, retries: 1, timeoutMs: 500 });
+    const unreachable = `http://127.0.0.1:${await closedPort()}`;
     return {
-      config: fake.config(),
+      config: config(fake.url),
       conversation: { id: "c_team" },
+      secrets: [TOKEN, WEBHOOK_SECRET],
+      unreachableConfig: () => config(unreachable),
       botReactions: (ref) => fake.botReactions(ref.messageId),
-      addForeignReaction: (ref, emoji) => {
-        fake.userReacts(ref.messageId, "u_ann", emoji);
-      },
+      addForeignReaction: (ref, emoji) => fake.userReacts(ref.messageId, "u_ann", nameOf(emoji)),
       foreignReactions: (ref) => fake.reactionsBy(ref.messageId, "u_ann"),
+      userSends: async (text) => {
+        await fake.userSends({ conversationId: "c_team", author: "u_ann", text });
+      },
+      redeliverLast: async () => {
+        await fake.redeliverLast();
+      },
+      deliverUnparseable: async () => {
+        await fake.deliverUnparseable();
+      },
+      forgeWebhook: (_hooksUrl, text) => fake.forge(text),
+      fault: (kind) => fake.fault(kind),
+      heal: () => fake.heal(),
       close: () => fake.close(),
     };
   },

@@ -1,152 +1,85 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Conversation, HttpHandler, InboundEvent, Logger, Participant } from "@chorus/core";
-import { acmeMessageRef, type Identity } from "./ref.js";
-import {
-  type AcmeConversation,
-  type AcmeUser,
-  messageCreatedSchema,
-  reactionChangedSchema,
-  webhookEnvelopeSchema,
-} from "./wire.js";
-
-/** How old a delivery may be: older ones are refused, so a captured request cannot be replayed later. */
-export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
-/** Delivery ids remembered for deduplication; bounded so a long-running instance does not grow. */
-const REMEMBERED_DELIVERIES = 2_000;
-
-export interface WebhookOptions {
-  webhookSecret: string;
-  /** Who the bot is; undefined until `start()` has asked Acme. */
-  identity(): Identity | undefined;
-  emit(event: InboundEvent): void;
-  logger: Logger;
-}
+import { ChorusError, type InboundEvent, type MessageRef, mintRef, type RefScope } from "@chorus/core";
+import type { z } from "zod";
+import { emojiOf } from "./reactions.js";
+import * as wire from "./wire.js";
 
 /**
- * The `POST /webhook` handler: verify, then parse, then deduplicate, then normalise and emit.
- * The order matters: nothing from an unverified request is parsed, logged as content, or emitted.
+ * Turns one verified webhook delivery into a normalised event (DESIGN §3); undefined for the
+ * bot's own echoes and for event types the bot does not follow. Throws `E_INVALID_INPUT` naming
+ * each field it cannot read. There is no deduplication here: a redelivery keeps its delivery
+ * `id`, which becomes the `eventId` the gateway drops repeats of.
  */
-export function createWebhookHandler(options: WebhookOptions): HttpHandler {
-  const seen = new Set<string>();
-  return async (request) => {
-    // The signature covers the exact bytes Acme sent: verify those, never a re-serialised copy.
-    const raw = Buffer.from(await request.arrayBuffer());
-    const refusal = verifyWebhook(request.headers, raw, options.webhookSecret, Date.now());
-    if (refusal) {
-      options.logger.warn({ reason: refusal }, "acme: refused a webhook");
-      // The reason goes to our log, not to the caller: a forger learns nothing from the answer.
-      return Response.json({ error: "unauthorized" }, { status: 401 });
-    }
-    const envelope = webhookEnvelopeSchema.safeParse(parseJson(raw));
-    if (!envelope.success) return Response.json({ error: "bad_request" }, { status: 400 });
-    // The timestamp header is not signed, the body is: a replay with a fresh header fails here.
-    if (String(envelope.data.timestamp) !== request.headers.get("x-acme-timestamp")) {
-      options.logger.warn({ reason: "timestamp header differs from the signed body" }, "acme: refused a webhook");
-      return Response.json({ error: "unauthorized" }, { status: 401 });
-    }
-    const who = options.identity();
-    // Not started (or stopped): a 503 makes Acme deliver again later instead of losing the event.
-    if (!who) return Response.json({ error: "not_ready" }, { status: 503, headers: { "retry-after": "5" } });
-    // Acme redelivers when our answer is slow or lost; the delivery id stays the same.
-    if (seen.has(envelope.data.id)) return Response.json({ ok: true, duplicate: true });
-    remember(seen, envelope.data.id);
-    const event = toInboundEvent(envelope.data, who);
-    if (event) options.emit(event);
-    // Unknown event types are acknowledged too: a 4xx would make Acme retry them forever.
-    return Response.json({ ok: true });
-  };
-}
-
-/** Why a delivery is not from Acme (missing, forged or stale), or undefined when it is. */
-export function verifyWebhook(headers: Headers, raw: Buffer, secret: string, nowMs: number): string | undefined {
-  const timestamp = headers.get("x-acme-timestamp");
-  const seconds = timestamp !== null && /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : Number.NaN;
-  if (Number.isNaN(seconds)) return "missing or malformed X-Acme-Timestamp";
-  // Both directions: a timestamp far in the future is as suspicious as an old one.
-  if (Math.abs(nowMs / 1000 - seconds) > WEBHOOK_TOLERANCE_SECONDS) return "stale X-Acme-Timestamp";
-  const signature = /^sha256=([0-9a-f]{64})$/i.exec(headers.get("x-acme-signature") ?? "");
-  if (!signature) return "missing or malformed X-Acme-Signature";
-  const expected = createHmac("sha256", secret).update(raw).digest();
-  const given = Buffer.from(signature[1] as string, "hex");
-  // Constant time: comparing with === leaks, byte by byte, how much of a guess was right.
-  return timingSafeEqual(expected, given) ? undefined : "signature does not match";
-}
-
-/** Turns a verified delivery into a normalised event; undefined for the bot's own and unknown types. */
-export function toInboundEvent(
-  envelope: { id: string; type: string; timestamp: number; data: unknown },
-  who: Identity,
-): InboundEvent | undefined {
-  if (envelope.type === "message.created") {
-    const parsed = messageCreatedSchema.safeParse(envelope.data);
-    if (!parsed.success) return undefined;
-    const { message, conversation } = parsed.data;
-    // Acme echoes the bot's own messages to its webhook; answering them would loop forever.
-    if (message.author.id === who.botId) return undefined;
-    const others = message.mentions.filter((id) => id !== who.botId);
+export function normalizeDelivery(payload: unknown, scope: RefScope): InboundEvent | undefined {
+  const delivery = read(wire.acmeDeliverySchema, payload, "delivery");
+  if (delivery.type === "message.created") {
+    const { conversation, message } = read(wire.messageCreatedSchema, delivery.data, delivery.type);
+    // Acme echoes the bot's own messages to its webhook: answering them would loop forever.
+    if (message.author.id === scope.botId) return undefined;
+    const mentions = message.mentions ?? [];
+    const reply = message.reply_to;
     return {
       type: "message",
-      eventId: envelope.id,
-      conversation: normaliseConversation(conversation),
+      eventId: delivery.id,
+      conversation: normalizeConversation(conversation),
       sender: participant(message.author),
       text: message.text,
-      mentions: { bot: message.mentions.includes(who.botId), others },
-      ...(message.reply_to
-        ? {
-            replyTo: {
-              messageId: message.reply_to.id,
-              fromBot: message.reply_to.author_id === who.botId,
-              senderId: message.reply_to.author_id,
-              ...(message.reply_to.text !== undefined ? { text: message.reply_to.text } : {}),
-            },
-          }
-        : {}),
-      ref: acmeMessageRef({ id: message.id, conversationId: conversation.id, authorId: message.author.id }, who),
+      mentions: { bot: mentions.includes(scope.botId), others: mentions.filter((id) => id !== scope.botId) },
+      ...(reply && {
+        replyTo: {
+          messageId: reply.id,
+          fromBot: reply.author_id === scope.botId,
+          senderId: reply.author_id,
+          ...(reply.text !== undefined && { text: reply.text }),
+        },
+      }),
+      ref: messageRef(message, scope),
       timestamp: Date.parse(message.created_at),
     };
   }
-  if (envelope.type === "reaction.added" || envelope.type === "reaction.removed") {
-    const parsed = reactionChangedSchema.safeParse(envelope.data);
-    if (!parsed.success) return undefined;
-    const { conversation, message, user, emoji } = parsed.data;
-    if (user.id === who.botId) return undefined;
+  if (delivery.type === "reaction.added" || delivery.type === "reaction.removed") {
+    const { conversation, message, user, reaction } = read(wire.reactionChangedSchema, delivery.data, delivery.type);
+    if (user.id === scope.botId) return undefined;
     return {
       type: "reaction",
-      eventId: envelope.id,
-      conversation: normaliseConversation(conversation),
-      target: acmeMessageRef({ id: message.id, conversationId: conversation.id, authorId: message.author_id }, who),
-      emoji,
-      action: envelope.type === "reaction.added" ? "added" : "removed",
+      eventId: delivery.id,
+      conversation: normalizeConversation(conversation),
+      target: mintRef(scope, { conversationId: conversation.id, messageId: message.id, authorId: message.author_id }),
+      // The agent reads 🎉 better than Acme's `party`.
+      emoji: emojiOf(reaction),
+      action: delivery.type === "reaction.added" ? "added" : "removed",
       actor: participant(user),
-      timestamp: envelope.timestamp * 1000,
+      timestamp: Date.parse(delivery.created_at),
     };
   }
+  // Acme adds event types over time (`member.joined`); ones the bot does not follow are no error.
   return undefined;
 }
 
-function normaliseConversation(conversation: AcmeConversation): Conversation {
+/** The `MessageRef` of an Acme message: its id and conversation are all Acme needs to find it again. */
+export function messageRef(message: wire.AcmeMessage, scope: RefScope): MessageRef {
+  return mintRef(scope, {
+    conversationId: message.conversation_id,
+    messageId: message.id,
+    authorId: message.author.id,
+  });
+}
+
+function read<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  throw new ChorusError("E_INVALID_INPUT", `unreadable ${what}: ${problems.join("; ")}`);
+}
+
+function normalizeConversation(conversation: wire.AcmeConversation) {
   return {
     id: conversation.id,
     kind: conversation.type,
-    ...(conversation.name !== undefined ? { title: conversation.name } : {}),
-    ...(conversation.members ? { members: conversation.members.map(participant) } : {}),
+    ...(conversation.name !== undefined && { title: conversation.name }),
+    ...(conversation.members && { members: conversation.members.map(participant) }),
   };
 }
 
-function participant(user: AcmeUser): Participant {
-  return { id: user.id, name: user.name, ...(user.bot ? { isBot: true } : {}) };
-}
-
-function parseJson(raw: Buffer): unknown {
-  try {
-    return JSON.parse(raw.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-function remember(seen: Set<string>, id: string): void {
-  seen.add(id);
-  // A Set iterates in insertion order, so the first entry is the oldest.
-  if (seen.size > REMEMBERED_DELIVERIES) seen.delete(seen.values().next().value as string);
+function participant(user: wire.AcmeUser) {
+  return { id: user.id, name: user.name, ...(user.bot && { isBot: true }) };
 }

@@ -1,9 +1,10 @@
 /**
- * Acme Chat, the template channel: read this file first. It is the plugin object the gateway
- * imports (id, capabilities, config schema, create) and the wiring of one running instance;
- * each concern it wires lives in its own file, in reading order:
- * `config.ts` → `client.ts` → `inbound.ts` → `outbound.ts` → `reactions.ts`.
+ * Acme Chat, the template channel. Read this file first: the plugin object the gateway imports
+ * and the wiring of one running account. Then one idea per file, in this order: `config.ts` →
+ * `client.ts` → `wire.ts` → `webhook.ts` → `inbound.ts` → `outbound.ts` → `reactions.ts`, and
+ * the fake Acme every test runs against, in `testing/`.
  */
+import { BotReactionRecord, Redactor, secretsOf } from "@chorus/channel-kit";
 import {
   CHORUS_API_VERSION,
   type ChannelCapabilities,
@@ -12,109 +13,95 @@ import {
   type ChannelStatus,
   ChorusError,
   defineChannel,
-  type MessageRef,
-  toChorusError,
+  type RefScope,
 } from "@chorus/core";
-import { AcmeClient } from "./client.js";
-import { type AcmeConfig, acmeConfigSchema } from "./config.js";
-import { createWebhookHandler } from "./inbound.js";
-import { AcmeOutbound } from "./outbound.js";
-import { AcmeReactions } from "./reactions.js";
-import type { Identity } from "./ref.js";
+import { createAcmeClient } from "./client.js";
+import { ACME_SECRET_KEYS, type AcmeConfig, acmeConfigSchema } from "./config.js";
+import { createOutbound, MAX_TEXT_LENGTH } from "./outbound.js";
+import { acmeVocabulary, createReactions } from "./reactions.js";
+import { createWebhookHandler } from "./webhook.js";
 import type { AcmeUser } from "./wire.js";
 
-const ID = "acme";
-const LABEL = "Acme Chat";
-
-/**
- * What Acme Chat can do, as data. The gateway, the agent's tool schema and the contract suite
- * all read these flags, and the suite fails if the plugin does not behave as they say.
- */
+/** What Acme Chat can do, as data: the agent's tool schema, core's rules and the contract suite read it. */
 export const acmeCapabilities: ChannelCapabilities = {
   chatTypes: ["direct", "group"],
   reactions: {
-    clearAll: true, // `emoji: ""` or `clearAll: true` removes every reaction the bot left
+    clearAll: true, // Acme cannot clear, but the bot reaction record knows what the bot added
     singleSlot: false, // the bot may hold several reactions on one message
-    tapbackOnly: false, // any standard emoji, not a closed set of kinds
-    addOnly: false, // reactions can be removed
-    list: true, // `GET /v1/messages/:id/reactions` exists
+    tapbackOnly: false, // emoji map onto names by rule 9; tapback kinds are iMessage's idea
+    addOnly: false,
+    list: false, // Acme does not say who reacted
+    vocabulary: acmeVocabulary.names,
   },
   typing: true,
   inboundReactions: true,
   replies: true,
   threads: false,
-  maxTextLength: 4000,
+  maxTextLength: MAX_TEXT_LENGTH,
 };
 
 /** The Acme Chat channel plugin; the package's default export. */
 export const acmeChannel = defineChannel<AcmeConfig>({
-  id: ID,
+  id: "acme",
   apiVersion: CHORUS_API_VERSION,
-  label: LABEL,
+  label: "Acme Chat",
   capabilities: acmeCapabilities,
+  vocabulary: acmeVocabulary,
   configSchema: acmeConfigSchema,
+  secretKeys: ACME_SECRET_KEYS,
   create: (ctx) => createAcmeInstance(ctx),
 });
 
 export default acmeChannel;
 
-/** One running account of Acme Chat: the webhook route, the REST client and the channel's status. */
 function createAcmeInstance(ctx: ChannelContext<AcmeConfig>): ChannelInstance {
-  const client = new AcmeClient(ctx.config, ctx.signal);
-  let identity: Identity | undefined;
-  let running = false;
+  // Every log line, error and status detail of this account passes the redactor first.
+  const redactor = new Redactor(secretsOf(ctx.config, ACME_SECRET_KEYS));
+  let bot: AcmeUser | undefined;
   let status: ChannelStatus = { state: "stopped" };
-  const who = (): Identity => {
-    if (!identity) throw new ChorusError("E_DISABLED", `${LABEL} is not started`);
-    return identity;
+  /** Why Acme cannot be reached right now, told by the client after each attempt. */
+  let unreachable: string | undefined;
+  const client = createAcmeClient(ctx.config, {
+    signal: ctx.signal,
+    redactor,
+    onReachability: (reachable, error) => {
+      unreachable = reachable ? undefined : error?.message;
+    },
+  });
+  const scope = (): RefScope => {
+    if (!bot) throw new ChorusError("E_DISABLED", "Acme Chat is not started");
+    return { channel: "acme", accountId: ctx.accountId, botId: bot.id };
   };
-  const outbound = new AcmeOutbound(client, who, acmeCapabilities.maxTextLength);
-  const reactions = new AcmeReactions(client, LABEL);
-
-  // Routes are registered at create, before start: the gateway mounts them under /hooks/acme/.
-  // Until start() learned who the bot is, the handler answers 503 and Acme delivers again later.
-  ctx.http.route(
-    "POST",
-    "/webhook",
-    createWebhookHandler({
-      webhookSecret: ctx.config.webhookSecret,
-      identity: () => (running ? identity : undefined),
-      emit: (event) => ctx.emit(event),
-      logger: ctx.logger,
-    }),
-  );
+  const webhookUrl = ctx.http.url("/webhook");
+  const running = () => (status.state === "running" ? scope() : undefined);
+  // Routes are registered at create, before start: the gateway serves them under /hooks/acme/.
+  ctx.http.route("POST", "/webhook", createWebhookHandler(ctx, running, redactor.logger(ctx.logger)));
 
   return {
     async start() {
       status = { state: "starting" };
-      let me: AcmeUser;
       try {
-        // One cheap call proves the token works and tells us our own id (to drop our echoes).
-        me = await client.request<AcmeUser>("GET", "/v1/me");
+        // One cheap call proves the token and tells the bot's own id (to drop its echoes) …
+        bot = await client.request<AcmeUser>({ method: "GET", path: "/v1/me", operation: "read the bot's account" });
+        // … and Acme learns where to deliver: this route, at the gateway's public URL.
+        await client.request({ method: "PUT", path: "/v1/webhook", json: { url: webhookUrl } });
       } catch (error) {
-        const reason = toChorusError(error, `${LABEL} could not start`);
+        const reason = redactor.error(error);
         status = { state: "degraded", detail: reason.message };
         throw reason;
       }
-      identity = { channel: ID, accountId: ctx.accountId, botId: me.id };
-      running = true;
-      // The webhook URL is what the author pastes into the Acme console, so status shows it.
-      status = { state: "running", detail: `connected as ${me.name}; webhook ${ctx.http.url("/webhook")}` };
+      status = { state: "running", detail: `connected as ${bot.name}; webhook ${webhookUrl}` };
     },
     async stop() {
-      running = false;
       status = { state: "stopped" };
     },
-    send: (conversation, message) => outbound.send(conversation, message),
-    react: (ref, intent) => reactions.react(ref, intent),
-    listReactions: (ref: MessageRef) => reactions.list(ref),
-    setTyping: (conversation, on) => outbound.setTyping(conversation, on),
-    resolveMessageRef: (conversation, messageId) => outbound.resolveMessageRef(conversation, messageId),
-    status: () => status,
+    ...createOutbound(client, scope),
+    // Acme cannot list or clear reactions: what the bot holds is kept in the host's store.
+    ...createReactions(client, new BotReactionRecord(ctx.store)),
+    status: () =>
+      redactor.status(status.state === "running" && unreachable ? { state: "degraded", detail: unreachable } : status),
+    identity: () => (bot ? { id: bot.id, name: bot.name, isBot: true } : undefined),
   };
 }
 
-export { AcmeApiError, AcmeClient } from "./client.js";
-export { type AcmeConfig, acmeConfigSchema } from "./config.js";
-export { verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from "./inbound.js";
-export type * from "./wire.js";
+export type { AcmeConfig } from "./config.js";

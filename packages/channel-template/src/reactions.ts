@@ -1,73 +1,70 @@
-import {
-  type MessageRef,
-  type ReactionIntent,
-  type ReactionSummary,
-  type ReactResult,
-  UnsupportedEmojiError,
-} from "@chorus/core";
-import { AcmeApiError, type AcmeClient } from "./client.js";
-import type { AcmeReactionSummary } from "./wire.js";
+import { type BotReactionRecord, type HttpClient, PlatformHttpError } from "@chorus/channel-kit";
+import { type ChannelInstance, defineVocabulary, type MessageRef, unsupportedEmoji } from "@chorus/core";
+
+/** Acme's whole reaction set: its names, each with the emoji Acme shows for it. */
+const ACME_REACTIONS: Record<string, string> = {
+  thumbs_up: "👍",
+  heart: "❤️",
+  laugh: "😂",
+  wow: "😮",
+  sad: "😢",
+  party: "🎉",
+  fire: "🔥",
+  eyes: "👀",
+};
 
 /**
- * Executes the reaction intents core decided (DESIGN §2.2). Core already applied the rules
- * (empty emoji, remove, clearAll): this class only says how Acme does each of the three ops.
+ * The closed vocabulary (DESIGN §2.2 rule 9). Each name is reached from its emoji, that emoji's
+ * shortcodes (`thumbsup`, `+1`, `:tada:`) and the name itself; core's emoji data does the matching.
  */
-export class AcmeReactions {
-  constructor(
-    private readonly client: AcmeClient,
-    private readonly label: string,
-  ) {}
+export const acmeVocabulary = defineVocabulary(
+  Object.entries(ACME_REACTIONS).map(([name, emoji]) => ({ name, matches: [emoji] })),
+);
 
-  /** Adds, removes or clears the bot's reactions on one message. */
-  async react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
-    const base = `/v1/messages/${encodeURIComponent(ref.messageId)}/reactions`;
-    if (intent.op === "clear") {
-      // `@me` removes only the caller's reactions: other people's stay, as clearAll promises.
-      const { removed } = await this.client.request<{ removed: string[] }>("DELETE", `${base}/@me`);
-      return { ok: true, action: "react", op: "clear", removed };
-    }
-    const emoji = this.platformEmoji(intent);
-    const path = `${base}/${encodeURIComponent(emoji)}`;
-    if (intent.op === "add") {
-      // Rule 10: adding what is already there is success, so Acme's 409 is not an error here.
-      await tolerate("already_reacted", () => this.client.request("PUT", path));
-      return { ok: true, action: "react", op: "add", emoji };
-    }
-    const removed = await tolerate("reaction_not_found", () => this.client.request("DELETE", path));
-    return { ok: true, action: "react", op: "remove", emoji, removed: removed ? [emoji] : [] };
-  }
+/** The emoji Acme shows for one of its names; a name Acme added since stays as it is. */
+export const emojiOf = (name: string): string => ACME_REACTIONS[name] ?? name;
 
-  /** Everyone's reactions on a message, one entry per emoji. */
-  async list(ref: MessageRef): Promise<ReactionSummary[]> {
-    const path = `/v1/messages/${encodeURIComponent(ref.messageId)}/reactions`;
-    const { reactions } = await this.client.request<{ reactions: AcmeReactionSummary[] }>("GET", path);
-    return reactions.map(({ emoji, count, me }) => ({ emoji, count, me }));
-  }
-
-  /**
-   * Rule 9: the emoji as Acme spells it. Acme takes any standard emoji as bare unicode, so
-   * `thumbsup`, `:+1:` and `👍` all become `👍`, and `❤️` loses its variation selector.
-   */
-  platformEmoji(intent: ReactionIntent): string {
-    if (intent.resolved) return intent.resolved.bare;
-    // Custom emoji (`:partyparrot:`, `name:123`) do not exist on Acme: refuse before any request.
-    const given = intent.emoji ?? "";
-    throw new UnsupportedEmojiError(
-      `"${given}" is not an emoji ${this.label} knows; it accepts standard unicode emoji only.`,
-      given,
-      [],
-      'Use a standard emoji or its shortcode, such as "👍" or "thumbsup".',
-    );
-  }
+/**
+ * Executes the intents core decided (DESIGN §2.2). Acme can neither list who reacted nor clear
+ * reactions, so the bot keeps a bot reaction record in `ctx.store`: clearing removes exactly
+ * what the bot added, also after a restart.
+ */
+export function createReactions(client: HttpClient, record: BotReactionRecord): Pick<ChannelInstance, "react"> {
+  const call = (method: "PUT" | "DELETE", ref: MessageRef, name: string) =>
+    client.request({ method, path: `/v1/messages/${encodeURIComponent(ref.messageId)}/reactions/${name}` });
+  const remove = (ref: MessageRef, name: string) => tolerate("reaction_not_found", call("DELETE", ref, name));
+  return {
+    async react(ref, intent) {
+      if (intent.op === "clear") {
+        const removed: string[] = [];
+        for (const name of await record.held(ref)) if (await remove(ref, name)) removed.push(name);
+        await record.hold(ref, []);
+        return { ok: true, action: "react", op: "clear", removed };
+      }
+      const given = intent.emoji ?? "";
+      const name = acmeVocabulary.lookup(given);
+      // Refused before any request, naming the closest reactions Acme does have.
+      if (name === undefined) throw unsupportedEmoji(given, acmeVocabulary, "Acme Chat");
+      if (intent.op === "add") {
+        // Recorded first: when Acme added it but its answer was lost, a later clear still removes it.
+        await record.change(ref, (held) => [...held.filter((n) => n !== name), name]);
+        await tolerate("already_reacted", call("PUT", ref, name));
+        return { ok: true, action: "react", op: "add", emoji: name };
+      }
+      const removed = await remove(ref, name);
+      await record.change(ref, (held) => held.filter((n) => n !== name));
+      return { ok: true, action: "react", op: "remove", emoji: name, removed: removed ? [name] : [] };
+    },
+  };
 }
 
-/** Runs a call; Acme refusing with `wireCode` is the idempotent success (returns false). */
-async function tolerate(wireCode: string, call: () => Promise<unknown>): Promise<boolean> {
+/** Rule 10: Acme refusing with `code` means the wish already holds. True when the call changed something. */
+async function tolerate(code: string, call: Promise<unknown>): Promise<boolean> {
   try {
-    await call();
+    await call;
     return true;
   } catch (error) {
-    if (error instanceof AcmeApiError && error.wireCode === wireCode) return false;
+    if (error instanceof PlatformHttpError && error.platformCode === code) return false;
     throw error;
   }
 }

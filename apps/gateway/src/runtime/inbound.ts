@@ -75,12 +75,13 @@ export class InboundRouter {
 
   async #message(
     entry: ChannelEntry,
-    event: InboundMessageEvent,
+    received: InboundMessageEvent,
     agent: ResolvedAgent,
     sessionKey: string,
     signal: AbortSignal,
   ): Promise<void> {
     const { gate, turns, logger } = this.options;
+    const event = await this.#withReplyFromIndex(entry, received);
     const { store, transcripts } = await this.options.sessionsOf(agent.id);
     const decision = await gate.decide({
       entry,
@@ -121,6 +122,22 @@ export class InboundRouter {
           signal,
         });
     }
+  }
+
+  /**
+   * A reply to a message the bot sent is a reply to the bot, also when the plugin cannot tell
+   * (a platform that names only the replied-to id): the index knows every message the bot sent.
+   */
+  async #withReplyFromIndex(entry: ChannelEntry, event: InboundMessageEvent): Promise<InboundMessageEvent> {
+    const reply = event.replyTo;
+    if (!reply || reply.fromBot) return event;
+    const known = await this.options.index.get({
+      channel: entry.plugin.id,
+      accountId: entry.accountId,
+      conversationId: event.conversation.id,
+      messageId: reply.messageId,
+    });
+    return known?.fromBot === true ? { ...event, replyTo: { ...reply, fromBot: true } } : event;
   }
 
   /**

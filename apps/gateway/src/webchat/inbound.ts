@@ -1,34 +1,26 @@
 import { randomBytes } from "node:crypto";
-import type { Conversation, InboundEvent, MessageRef, Participant } from "@chorus/core";
+import {
+  type Conversation,
+  type InboundEvent,
+  type MessageRef,
+  mintRef,
+  type Participant,
+  type RefScope,
+} from "@chorus/core";
 import type { WebchatHub } from "./hub.js";
 import { roomKind } from "./rooms.js";
 import { BOT_ID, type ChatMessageView, type HubEvent, type WebchatUser } from "./types.js";
 
-/** Channel id and account the webchat's refs carry. */
-export interface WebchatRefScope {
-  channel: string;
-  accountId: string;
-}
-
 /** The ref of a webchat message. */
-export function webchatRef(
-  message: Pick<ChatMessageView, "id" | "room" | "sender">,
-  scope: WebchatRefScope,
-): MessageRef {
-  return {
-    channel: scope.channel,
-    accountId: scope.accountId,
-    conversationId: message.room,
-    messageId: message.id,
-    fromBot: message.sender.id === BOT_ID,
-  };
+export function webchatRef(message: Pick<ChatMessageView, "id" | "room" | "sender">, scope: RefScope): MessageRef {
+  return mintRef(scope, { conversationId: message.room, messageId: message.id, authorId: message.sender.id });
 }
 
 /**
  * Normalised inbound events (DESIGN §3) for one hub change: people's messages and reactions;
  * the bot's own, typing and room changes give none.
  */
-export function toInboundEvents(event: HubEvent, hub: WebchatHub, scope: WebchatRefScope): InboundEvent[] {
+export function toInboundEvents(event: HubEvent, hub: WebchatHub, scope: RefScope): InboundEvent[] {
   if (event.type === "message") {
     const { message } = event;
     if (message.sender.id === BOT_ID) return [];

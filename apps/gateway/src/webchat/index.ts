@@ -1,7 +1,7 @@
 export { type WebchatConfig, webchatConfigSchema } from "./config.js";
 export { WebchatHub } from "./hub.js";
 export type { PostOptions, WebchatHubOptions, WebchatSettings } from "./hub-options.js";
-export { toInboundEvents, type WebchatRefScope, webchatRef } from "./inbound.js";
+export { toInboundEvents, webchatRef } from "./inbound.js";
 export { findMentions } from "./mentions.js";
 export { type WebchatPageOptions, webchatPage, webchatPageCsp } from "./page.js";
 export { createWebchatPlugin, WEBCHAT_CAPABILITIES, WEBCHAT_CHANNEL_ID } from "./plugin.js";

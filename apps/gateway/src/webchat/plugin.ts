@@ -11,11 +11,12 @@ import {
   type ReactionIntent,
   type ReactionSummary,
   type ReactResult,
+  type RefScope,
   splitText,
 } from "@chorus/core";
 import { type WebchatConfig, webchatConfigSchema } from "./config.js";
 import type { WebchatHub } from "./hub.js";
-import { toInboundEvents, type WebchatRefScope, webchatRef } from "./inbound.js";
+import { toInboundEvents, webchatRef } from "./inbound.js";
 import { BOT_ID, type ChatMessageView } from "./types.js";
 import { MAX_MESSAGE_LENGTH, webchatEmoji } from "./validate.js";
 
@@ -51,7 +52,7 @@ function createInstance(hub: WebchatHub, ctx: ChannelContext<WebchatConfig>): Ch
     ...(ctx.config.title !== undefined ? { title: ctx.config.title } : {}),
     ...(ctx.config.keepMessages !== undefined ? { historyLimit: ctx.config.keepMessages } : {}),
   });
-  const scope: WebchatRefScope = { channel: WEBCHAT_CHANNEL_ID, accountId: ctx.accountId };
+  const scope: RefScope = { channel: WEBCHAT_CHANNEL_ID, accountId: ctx.accountId, botId: BOT_ID };
   let unsubscribe: (() => void) | undefined;
   let state: ChannelStatus["state"] = "stopped";
 

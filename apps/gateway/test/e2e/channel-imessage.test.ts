@@ -1,10 +1,7 @@
 import { fileURLToPath } from "node:url";
+import { createFakeBlueBubbles, type FakeBlueBubbles } from "@chorus/channel-imessage/testing";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeBlueBubbles,
-  type FakeBlueBubbles,
-} from "@chorus/channel-imessage/testing";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { runChorus } from "../support/loading-cli.js";
@@ -78,12 +75,13 @@ describe("iMessage (BlueBubbles) through the real gateway process", () => {
         expect(
           bluebubbles
             .messagesIn(GROUP)
-            .filter((m) => m.isFromMe && m.text !== "")
+            // Tapback rows carry text too (`Liked “…”`), as on a real server.
+            .filter((m) => m.isFromMe && m.associatedMessageGuid === undefined)
             .map((m) => m.text),
         ).toEqual(["Tacos sound great, Ada."]),
       { timeoutMs: 15_000 },
     );
-    const reply = bluebubbles.messagesIn(GROUP).find((m) => m.isFromMe && m.text !== "");
+    const reply = bluebubbles.messagesIn(GROUP).find((m) => m.isFromMe && m.associatedMessageGuid === undefined);
     expect(reply?.threadOriginatorGuid).toBe(trigger.guid);
     await eventually(() => expect(bluebubbles.botTapbacks(trigger.guid)).toEqual(["like"]));
     // The unmentioned message started no turn and arrives as context with the trigger.

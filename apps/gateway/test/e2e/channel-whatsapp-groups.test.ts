@@ -2,8 +2,6 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { eventually } from "@chorus/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveLinkedCreds } from "@chorus/channel-whatsapp";
 import {
   createFakeWhatsApp,
@@ -12,6 +10,8 @@ import {
   type FakeStoredMessage,
   type FakeWhatsApp,
 } from "@chorus/channel-whatsapp/testing";
+import { eventually } from "@chorus/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTEXT_MARKER, CURRENT_MARKER } from "../../src/groups/history.js";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";

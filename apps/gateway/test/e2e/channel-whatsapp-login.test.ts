@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createFakeWhatsApp, type FakeWhatsApp } from "@chorus/channel-whatsapp/testing";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFakeWhatsApp, type FakeWhatsApp } from "@chorus/channel-whatsapp/testing";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { makeHome } from "../support/loading-cli.js";

@@ -1,21 +1,14 @@
-import { createFakeServer, type FakeResponse, type FakeServer, type RequestContext } from "@chorus/testkit";
-import { API_PREFIX } from "../client.js";
-import {
-  FakeBlueBubblesState,
-  type FakeChat,
-  type FakeMessage,
-  type FakeWebhook,
-  ME,
-  POSSIBLE_REACTIONS,
-} from "./fake-state.js";
-import { answer, serializeMessage } from "./fake-wire.js";
+import { createFakeServer, type FakeServer, outage, type PlatformFault } from "@chorus/testkit";
+import { installRoutes } from "./fake-routes.js";
+import { FakeBlueBubblesState, type FakeChat, type FakeMessage, ME, POSSIBLE_REACTIONS } from "./fake-state.js";
+import { serializeMessage, tapbackText } from "./fake-wire.js";
 
 export interface FakeBlueBubblesOptions {
   /** The server password; default `fake-password`. */
   password?: string;
 }
 
-/** A webhook body as BlueBubbles posts it. */
+/** A webhook body as BlueBubbles posts it (`WebhookService.dispatch`). */
 export interface FakeHook {
   type: "new-message" | "updated-message";
   data: Record<string, unknown>;
@@ -36,12 +29,24 @@ export interface FakeBlueBubbles {
   /** Someone writes (optionally an inline reply); returns the `new-message` hook (not yet delivered). */
   userSends(input: { chatGuid: string; from: string; text: string; replyTo?: string }): FakeHook & { guid: string };
   /**
-   * Someone taps back (`love`, `-love`); `numeric` writes the type as chat.db does (2000/3000).
-   * Returns the hook; the tapback table changes as the real server's would.
+   * Someone taps back: a kind (`love`, `-love`) or any other emoji (macOS 15's emoji tapbacks,
+   * type 2006/3006). The row's type is a name as the server's transformer writes it, or with
+   * `numeric` the chat.db number as a string (`"2001"`). Returns the hook; the tapback table
+   * changes as the real server's would.
    */
   userTapback(input: { messageGuid: string; from: string; reaction: string; numeric?: boolean }): FakeHook;
-  /** Posts `hook` to `url`, or to every registered webhook; resolves with the HTTP statuses. */
+  /** Posts `hook` to `url`, or (the platform delivering) to every webhook registered for it; resolves with the statuses. */
   deliver(hook: FakeHook, url?: string): Promise<number[]>;
+  /** Delivers the last hook the platform delivered again, as after a lost answer. */
+  redeliverLast(): Promise<number[]>;
+  /** Delivers to the registered webhooks a `new-message` whose message is not one (no `isFromMe`, a numeric GUID). */
+  deliverUnparseable(): Promise<number[]>;
+  /** Posts a `new-message` carrying `text` to `url` with a wrong `?secret=`; resolves with the status. */
+  forgeWebhook(url: string, text: string): Promise<number>;
+  /** From now on every request misbehaves like `kind` (refuse, close, hang, garbage), until `heal()`. */
+  outage(kind: PlatformFault): void;
+  /** Ends every injected fault. */
+  heal(): void;
   /** Resolves when every delivery the fake started on its own (echoes of sent messages) is done. */
   settled(): Promise<void>;
   /** The server account's tapback on a message (empty or one kind). */
@@ -49,11 +54,9 @@ export interface FakeBlueBubbles {
   /** `handle`'s tapback on a message. */
   tapbacksBy(messageGuid: string, handle: string): string[];
   messagesIn(chatGuid: string): FakeMessage[];
-  /** The hook body of a stored message. */
+  /** The hook body of a stored message, serialised as the real server serialises that event. */
   hookOf(message: FakeMessage, type?: FakeHook["type"]): FakeHook;
 }
-
-type Ctx = RequestContext<undefined>;
 
 /** Creates (not yet started) a fake BlueBubbles server. */
 export function createFakeBlueBubbles(options: FakeBlueBubblesOptions = {}): FakeBlueBubbles {
@@ -61,29 +64,40 @@ export function createFakeBlueBubbles(options: FakeBlueBubblesOptions = {}): Fak
   const state = new FakeBlueBubblesState();
   const server = createFakeServer();
   const pending = new Set<Promise<unknown>>();
+  let last: FakeHook | undefined;
 
-  const serialize = (message: FakeMessage) => serializeMessage(state, message);
   const hookOf = (message: FakeMessage, type: FakeHook["type"] = "new-message"): FakeHook => ({
     type,
-    data: serialize(message),
-  });
-  const deliver = async (hook: FakeHook, url?: string): Promise<number[]> => {
-    const targets = url ? [url] : state.webhooks.filter((w) => w.events.includes(hook.type)).map((w) => w.url);
-    return Promise.all(
-      targets.map(async (target) => {
-        try {
-          const response = await fetch(target, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify(hook),
-          });
-          await response.arrayBuffer();
-          return response.status;
-        } catch {
-          return 0; // the gateway is not listening: BlueBubbles just logs it
-        }
+    // `handleNewMessage` / `emitMessageMatch` / `handleUpdatedMessage`: chats only on new-message,
+    // participants only for rows the API did not send (and then only for groups).
+    data: {
+      ...serializeMessage(state, message, {
+        forWebhook: true,
+        includeChats: type === "new-message",
+        participants: message.tempGuid === undefined,
       }),
-    );
+      ...(type === "new-message" && message.tempGuid !== undefined ? { tempGuid: message.tempGuid } : {}),
+    },
+  });
+  const post = async (target: string, body: unknown): Promise<number> => {
+    try {
+      const response = await fetch(target, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+      await response.arrayBuffer();
+      return response.status;
+    } catch {
+      return 0; // the gateway is not listening: BlueBubbles just logs it
+    }
+  };
+  const subscribed = (type: string) =>
+    state.webhooks.filter((w) => w.events.includes(type) || w.events.includes("*")).map((w) => w.url);
+  const deliver = async (hook: FakeHook, url?: string): Promise<number[]> => {
+    if (url) return [await post(url, hook)];
+    last = hook;
+    return Promise.all(subscribed(hook.type).map((target) => post(target, hook)));
   };
   /** The echo the real server posts for what its own account sent. */
   const echo = (message: FakeMessage) => {
@@ -91,168 +105,7 @@ export function createFakeBlueBubbles(options: FakeBlueBubblesOptions = {}): Fak
     pending.add(delivery);
     void delivery.finally(() => pending.delete(delivery));
   };
-
-  const authorized = (handler: (ctx: Ctx) => FakeResponse) => (ctx: Ctx) => {
-    const given = ctx.query.get("password") ?? ctx.query.get("guid") ?? ctx.query.get("token");
-    return given === password ? handler(ctx) : answer(401, "You are not authorized to access this resource");
-  };
-  const privateApi = (handler: (ctx: Ctx) => FakeResponse) =>
-    authorized((ctx) => (state.privateApi ? handler(ctx) : answer(400, "iMessage Private API is not enabled!")));
-  const bodyOf = (ctx: Ctx): Record<string, unknown> => {
-    const body = ctx.json<unknown>();
-    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  };
-  const route = (method: string, path: string, handler: (ctx: Ctx) => FakeResponse) =>
-    server.route(method, `${API_PREFIX}${path}`, handler);
-
-  route(
-    "GET",
-    "/ping",
-    authorized(() => answer(200, "Ping received!", "pong")),
-  );
-  route(
-    "GET",
-    "/server/info",
-    authorized(() =>
-      answer(200, "Successfully fetched metadata", {
-        os_version: "14.5",
-        server_version: "1.9.9",
-        private_api: state.privateApi,
-        helper_connected: state.privateApi && state.helperConnected,
-        detected_icloud: state.account,
-        detected_imessage: state.account,
-      }),
-    ),
-  );
-  route(
-    "GET",
-    "/webhook",
-    authorized(() => answer(200, "Successfully fetched webhooks!", state.webhooks)),
-  );
-  route(
-    "POST",
-    "/webhook",
-    authorized((ctx) => {
-      const body = bodyOf(ctx);
-      const events = Array.isArray(body.events) ? body.events.filter((e): e is string => typeof e === "string") : [];
-      if (typeof body.url !== "string" || !/^https?:\/\//u.test(body.url))
-        return answer(400, "A valid URL is required");
-      if (events.length === 0) return answer(400, "At least one event is required");
-      const existing = state.webhooks.find((w) => w.url === body.url);
-      const webhook: FakeWebhook = existing ?? { id: state.webhooks.length + 1, url: body.url, events };
-      if (!existing) state.webhooks.push(webhook);
-      return answer(200, "Successfully created webhook!", webhook);
-    }),
-  );
-  route(
-    "DELETE",
-    "/webhook/:id",
-    authorized((ctx) => {
-      const index = state.webhooks.findIndex((w) => w.id === Number(ctx.params.id));
-      if (index < 0) return answer(404, "Webhook does not exist");
-      state.webhooks.splice(index, 1);
-      return answer(200, "Successfully deleted webhook!");
-    }),
-  );
-  route(
-    "POST",
-    "/message/text",
-    authorized((ctx) => {
-      const body = bodyOf(ctx);
-      const chatGuid = typeof body.chatGuid === "string" ? body.chatGuid : "";
-      const method = body.method ?? "apple-script";
-      if (!state.chats.has(chatGuid)) return answer(400, "Chat does not exist");
-      if (typeof body.message !== "string" || body.message === "") return answer(400, "A message is required");
-      if (method !== "apple-script" && method !== "private-api") return answer(400, "Invalid send method");
-      if (method === "apple-script" && typeof body.tempGuid !== "string") {
-        return answer(400, "A tempGuid is required when sending via AppleScript");
-      }
-      if (method === "private-api" && !state.privateApi) return answer(400, "iMessage Private API is not enabled!");
-      const selected = typeof body.selectedMessageGuid === "string" ? body.selectedMessageGuid : undefined;
-      if (selected && method !== "private-api") return answer(400, "Replies require the Private API method");
-      if (selected && state.messages.get(selected)?.chatGuid !== chatGuid)
-        return answer(400, "Selected message does not exist");
-      const message = state.addMessage({
-        chatGuid,
-        text: body.message,
-        isFromMe: true,
-        method,
-        ...(typeof body.tempGuid === "string" ? { tempGuid: body.tempGuid } : {}),
-        ...(selected ? { threadOriginatorGuid: selected } : {}),
-      });
-      echo(message);
-      return answer(200, "Message sent!", serialize(message));
-    }),
-  );
-  route(
-    "POST",
-    "/message/react",
-    privateApi((ctx) => {
-      const body = bodyOf(ctx);
-      const chatGuid = typeof body.chatGuid === "string" ? body.chatGuid : "";
-      const selected = typeof body.selectedMessageGuid === "string" ? body.selectedMessageGuid : "";
-      const reaction = typeof body.reaction === "string" ? body.reaction : "";
-      const possible = [...POSSIBLE_REACTIONS, ...POSSIBLE_REACTIONS.map((k) => `-${k}`)];
-      if (!state.chats.has(chatGuid)) return answer(400, "Chat does not exist");
-      if (!possible.includes(reaction)) return answer(400, `Reaction must be one of: ${possible.join(", ")}`);
-      if (body.partIndex !== undefined && typeof body.partIndex !== "number")
-        return answer(400, "partIndex must be a number");
-      const target = state.messages.get(selected);
-      if (!target || target.chatGuid !== chatGuid) return answer(400, "Selected message does not exist");
-      state.applyTapback(selected, ME, reaction);
-      const row = state.addMessage({
-        chatGuid,
-        text: "",
-        isFromMe: true,
-        associatedMessageGuid: `p:${typeof body.partIndex === "number" ? body.partIndex : 0}/${selected}`,
-        associatedMessageType: reaction,
-      });
-      echo(row);
-      return answer(200, "Reaction sent!", serialize(row));
-    }),
-  );
-  const typing = (on: boolean) =>
-    privateApi((ctx) => {
-      const guid = ctx.params.guid ?? "";
-      if (!state.chats.has(guid)) return answer(404, "Chat does not exist");
-      if (on) state.typing.add(guid);
-      else state.typing.delete(guid);
-      return answer(200, on ? "Started typing!" : "Stopped typing!");
-    });
-  route("POST", "/chat/:guid/typing", typing(true));
-  route("DELETE", "/chat/:guid/typing", typing(false));
-  route(
-    "GET",
-    "/chat/:guid",
-    authorized((ctx) => {
-      const chat = state.chats.get(ctx.params.guid ?? "");
-      if (!chat) return answer(404, "Chat does not exist");
-      return answer(200, "Successfully fetched chat!", {
-        guid: chat.guid,
-        displayName: chat.displayName,
-        participants: chat.participants.map((address) => ({ address })),
-      });
-    }),
-  );
-  route(
-    "GET",
-    "/handle/:address",
-    authorized((ctx) => {
-      const address = ctx.params.address ?? "";
-      const known = [...state.chats.values()].some((c) => c.participants.includes(address));
-      return known ? answer(200, "Successfully fetched handle!", { address }) : answer(404, "Handle does not exist");
-    }),
-  );
-  route(
-    "GET",
-    "/message/:guid",
-    authorized((ctx) => {
-      const message = state.messages.get(ctx.params.guid ?? "");
-      return message
-        ? answer(200, "Successfully fetched message!", serialize(message))
-        : answer(404, "Message does not exist");
-    }),
-  );
+  installRoutes({ server, state, password, echo });
 
   return {
     server,
@@ -287,21 +140,39 @@ export function createFakeBlueBubbles(options: FakeBlueBubblesOptions = {}): Fak
       const target = state.messages.get(messageGuid);
       if (!target) throw new Error(`fake BlueBubbles: no message ${messageGuid}`);
       state.applyTapback(messageGuid, from, reaction);
-      const index = POSSIBLE_REACTIONS.indexOf(reaction.replace(/^-/u, "") as (typeof POSSIBLE_REACTIONS)[number]);
-      const type = numeric ? String((reaction.startsWith("-") ? 3000 : 2000) + index) : reaction;
       const row = state.addMessage({
         chatGuid: target.chatGuid,
-        text: "",
+        text: tapbackText(reaction, target.text),
         handle: from,
         isFromMe: false,
         associatedMessageGuid: `p:0/${messageGuid}`,
-        associatedMessageType: type,
+        associatedMessageType: tapbackType(reaction, numeric === true),
       });
-      const hook = hookOf(row);
-      if (numeric) hook.data.associatedMessageType = Number(type);
-      return hook;
+      return hookOf(row);
     },
     deliver,
+    redeliverLast: async () => (last ? deliver(last) : []),
+    deliverUnparseable: () => {
+      const broken = { type: "new-message", data: { guid: 42, text: "not a message row", chats: "none" } };
+      return Promise.all(subscribed("new-message").map((target) => post(target, broken)));
+    },
+    forgeWebhook: (url, text) => {
+      const chat = [...state.chats.values()][0];
+      const forged = new URL(url);
+      forged.searchParams.set("secret", "forged-secret-0000000000");
+      const message: FakeMessage = {
+        rowId: 0,
+        guid: state.newGuid(),
+        chatGuid: chat?.guid ?? "iMessage;-;+15550009999",
+        text,
+        handle: chat?.participants[0] ?? "+15550009999",
+        isFromMe: false,
+        dateCreated: Date.now(),
+      };
+      return post(forged.toString(), hookOf(message));
+    },
+    outage: (kind) => server.inject(outage(kind)),
+    heal: () => server.clearFaults(),
     settled: async () => {
       await Promise.all(pending);
     },
@@ -310,4 +181,14 @@ export function createFakeBlueBubbles(options: FakeBlueBubblesOptions = {}): Fak
     messagesIn: (chatGuid) => [...state.messages.values()].filter((m) => m.chatGuid === chatGuid),
     hookOf,
   };
+}
+
+/** `associatedMessageType` as the server writes it: a name, or an unmapped chat.db number as a string. */
+function tapbackType(reaction: string, numeric: boolean): string {
+  const removed = reaction.startsWith("-");
+  const kind = removed ? reaction.slice(1) : reaction;
+  const index = (POSSIBLE_REACTIONS as readonly string[]).indexOf(kind);
+  // Emoji tapbacks (2006/3006) have no name in `MessageTypeTransformer`: they come as numbers.
+  if (index < 0) return String((removed ? 3000 : 2000) + 6);
+  return numeric ? String((removed ? 3000 : 2000) + index) : reaction;
 }

@@ -8,8 +8,11 @@ export interface FakeChat {
 
 /** A message row; tapbacks are rows too, pointing at their target. */
 export interface FakeMessage {
+  /** chat.db's ROWID (`originalROWID`). */
+  rowId: number;
   guid: string;
   chatGuid: string;
+  /** What the server reports as `text` (`universalText`): tapback rows carry `Loved “…”`. */
   text: string;
   /** The sender's handle; undefined when `isFromMe`. */
   handle?: string;
@@ -17,9 +20,11 @@ export interface FakeMessage {
   dateCreated: number;
   threadOriginatorGuid?: string;
   associatedMessageGuid?: string;
+  /** As the server's `MessageTypeTransformer` writes it: `love`, `-love`, or a numeric string. */
   associatedMessageType?: string;
   /** How it was sent (`apple-script` / `private-api`), for messages the API sent. */
   method?: string;
+  /** The `tempGuid` the API was given, echoed on the message's own `new-message`. */
   tempGuid?: string;
 }
 
@@ -30,11 +35,15 @@ export interface FakeWebhook {
   events: string[];
 }
 
-/** The tapback kinds BlueBubbles' `message/react` accepts, and their removals. */
+/** The tapback kinds BlueBubbles' `message/react` accepts (`MessageInterface.possibleReactions`), and their removals. */
 export const POSSIBLE_REACTIONS = ["love", "like", "dislike", "laugh", "emphasize", "question"] as const;
 
 /** Who the server's own account is in the tapback table. */
 export const ME = "me";
+
+/** chat.db's `style` of a group chat and of a one-to-one chat. */
+export const GROUP_STYLE = 43;
+export const DIRECT_STYLE = 45;
 
 /** Everything the fake BlueBubbles server holds, and the only code that changes it. */
 export class FakeBlueBubblesState {
@@ -43,21 +52,28 @@ export class FakeBlueBubblesState {
   account = "bot@icloud.example";
   readonly chats = new Map<string, FakeChat>();
   readonly messages = new Map<string, FakeMessage>();
-  /** Per message GUID: handle (or `me`) → the one tapback kind they hold. */
+  /** Per message GUID: handle (or `me`) → the one tapback (kind or emoji) they hold. */
   readonly tapbacks = new Map<string, Map<string, string>>();
   readonly webhooks: FakeWebhook[] = [];
   /** Chats where the server's account currently shows typing. */
   readonly typing = new Set<string>();
   #next = 1;
 
+  /** A GUID no row has (for a forged message). */
   newGuid(): string {
-    return `FAKE-${String(this.#next++).padStart(6, "0")}-GUID`;
+    return guidOf(this.#next++);
   }
 
-  addMessage(input: Omit<FakeMessage, "guid" | "dateCreated"> & { guid?: string }): FakeMessage {
-    const message: FakeMessage = { ...input, guid: input.guid ?? this.newGuid(), dateCreated: Date.now() };
+  addMessage(input: Omit<FakeMessage, "guid" | "rowId" | "dateCreated"> & { guid?: string }): FakeMessage {
+    const rowId = this.#next++;
+    const message: FakeMessage = { ...input, guid: input.guid ?? guidOf(rowId), rowId, dateCreated: Date.now() };
     this.messages.set(message.guid, message);
     return message;
+  }
+
+  /** The chat's style as chat.db has it. */
+  styleOf(chatGuid: string): number {
+    return chatGuid.split(";")[1] === "+" ? GROUP_STYLE : DIRECT_STYLE;
   }
 
   /**
@@ -82,4 +98,8 @@ export class FakeBlueBubblesState {
     const kind = this.tapbacks.get(messageGuid)?.get(who);
     return kind === undefined ? [] : [kind];
   }
+}
+
+function guidOf(rowId: number): string {
+  return `FAKE-${String(rowId).padStart(6, "0")}-GUID`;
 }

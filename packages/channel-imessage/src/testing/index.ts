@@ -10,10 +10,13 @@ export {
   type FakeHook,
 } from "./fake-bluebubbles.js";
 export {
+  DIRECT_STYLE,
   FakeBlueBubblesState,
   type FakeChat,
   type FakeMessage,
   type FakeWebhook,
+  GROUP_STYLE,
   ME,
   POSSIBLE_REACTIONS,
 } from "./fake-state.js";
+export { type SerializeOptions, serializeMessage, tapbackText } from "./fake-wire.js";

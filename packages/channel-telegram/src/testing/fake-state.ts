@@ -1,6 +1,15 @@
 import type { Chat, Message, MessageEntity, ReactionType, Update, User } from "grammy/types";
 import { TELEGRAM_REACTION_EMOJI } from "../vocabulary.js";
 
+/** What the Bot API server says about gifts in every basic group's chat object. */
+const NO_GIFTS = {
+  unlimited_gifts: false,
+  limited_gifts: false,
+  unique_gifts: false,
+  premium_subscription: false,
+  gifts_from_channels: false,
+};
+
 /** A chat the fake knows, with what getChat reports beyond the basics. */
 export interface FakeChat {
   id: number;
@@ -38,6 +47,8 @@ export class FakeTelegramState {
   readonly reactions = new Map<string, Map<number, ReactionType[]>>();
   /** Updates not confirmed yet (by an offset above them, or a successful webhook delivery). */
   readonly pending: Update[] = [];
+  /** The update queued last. */
+  last: Update | undefined;
   /** Every chat action the bot sent. */
   readonly chatActions: { chat_id: number; action: string; message_thread_id?: number }[] = [];
   /** Forum topics per chat. */
@@ -56,12 +67,21 @@ export class FakeTelegramState {
     return this.chats.get(id);
   }
 
-  /** The `Chat` object messages carry. */
+  /**
+   * The `Chat` object messages carry, with the fields the Bot API server sends (`id`, the title or
+   * names, `is_forum` only when true, `type`; basic groups always add `all_members_are_administrators`
+   * and `accepted_gift_types`).
+   */
   chatObject(chat: FakeChat): Chat {
-    const base = { id: chat.id, type: chat.type } as Record<string, unknown>;
+    const base = { id: chat.id } as Record<string, unknown>;
     if (chat.title !== undefined) base.title = chat.title;
     if (chat.first_name !== undefined) base.first_name = chat.first_name;
     if (chat.is_forum) base.is_forum = true;
+    base.type = chat.type;
+    if (chat.type === "group") {
+      base.all_members_are_administrators = false;
+      base.accepted_gift_types = NO_GIFTS;
+    }
     return base as unknown as Chat;
   }
 
@@ -91,6 +111,7 @@ export class FakeTelegramState {
   enqueue(body: UpdateBody): Update {
     const update = { update_id: this.#nextUpdate++, ...body } as Update;
     this.pending.push(update);
+    this.last = update;
     return update;
   }
 

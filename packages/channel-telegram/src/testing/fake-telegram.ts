@@ -1,8 +1,9 @@
-import { createFakeServer, type FakeResponse, type FakeServer, type RequestContext } from "@chorus/testkit";
+import { createFakeServer, type FakeServer, outage, type PlatformFault, type RequestContext } from "@chorus/testkit";
 import type { Message, ReactionType, Update, User } from "grammy/types";
 import { reactionKey } from "../vocabulary.js";
+import { fakeMethods, type Params } from "./fake-methods.js";
 import { type FakeChat, FakeTelegramState, type UpdateBody, type UserMessageInput } from "./fake-state.js";
-import { FakeUpdateFeed, type FakeWebhook, fail, ok } from "./fake-updates.js";
+import { FakeUpdateFeed, type FakeWebhook, fail } from "./fake-updates.js";
 
 export interface FakeTelegramOptions {
   /** The bot token requests must carry in the path (`/bot<token>/<method>`). */
@@ -38,6 +39,14 @@ export interface FakeTelegram {
   enqueue(body: UpdateBody): Update;
   /** Posts an update to a URL like Telegram's webhook delivery does; `secretToken` overrides the header. */
   deliver(url: string, update: Update, options?: { secretToken?: string | null }): Promise<Response>;
+  /** Delivers the update queued last once more (a lost confirmation): to the webhook, or in the next poll. */
+  redeliverLast(): Update;
+  /** Queues a `message` update that lacks its `chat`, which no bot can read. */
+  sendUnparseable(): Update;
+  /** From now on every request misbehaves like `kind` (testkit's `outage`), until `heal()`. */
+  fault(kind: PlatformFault): void;
+  /** Ends every fault: the fake answers normally again. */
+  heal(): void;
   /** The bot's reactions on a message (emoji, or custom emoji ids). */
   botReactions(chatId: number, messageId: number): string[];
   reactionsBy(chatId: number, messageId: number, userId: number): string[];
@@ -45,20 +54,7 @@ export interface FakeTelegram {
 }
 
 type Ctx = RequestContext<undefined>;
-type Params = Record<string, unknown>;
-const CHAT_ACTIONS = [
-  "typing",
-  "upload_photo",
-  "record_video",
-  "upload_video",
-  "record_voice",
-  "upload_voice",
-  "upload_document",
-  "choose_sticker",
-  "find_location",
-  "record_video_note",
-  "upload_video_note",
-];
+
 /** Creates (not yet started) a fake Telegram Bot API. */
 export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTelegram {
   const token = options.token ?? "123456789:TEST-fake-token_abcdefghijklmnopqrstu";
@@ -76,102 +72,7 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
   const server = createFakeServer();
   const feed = new FakeUpdateFeed(state);
   const queued = (update: Update) => feed.queued(update);
-  const chatOf = (params: Params): FakeChat | FakeResponse => {
-    const chat = state.chat(Number(params.chat_id));
-    if (!chat) return fail(400, "Bad Request: chat not found");
-    if (chat.migrated_to !== undefined) {
-      return fail(400, "Bad Request: group chat was upgraded to a supergroup chat", {
-        migrate_to_chat_id: chat.migrated_to,
-      });
-    }
-    return chat;
-  };
-  const isResponse = (value: FakeChat | FakeResponse): value is FakeResponse => "status" in value || "json" in value;
-
-  const methods: Record<string, (p: Params) => FakeResponse | Promise<FakeResponse>> = {
-    getMe: () => ok(bot),
-    deleteWebhook: (p) => {
-      feed.webhook = undefined;
-      if (p.drop_pending_updates === true) state.pending.splice(0);
-      return ok(true);
-    },
-    setWebhook: (p) => {
-      if (typeof p.url !== "string" || !/^https?:\/\//.test(p.url))
-        return fail(400, "Bad Request: bad webhook: invalid URL");
-      if (p.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(String(p.secret_token))) {
-        return fail(400, "Bad Request: secret token contains unallowed characters");
-      }
-      feed.webhook = { url: p.url, ...(p.secret_token !== undefined ? { secret_token: String(p.secret_token) } : {}) };
-      if (Array.isArray(p.allowed_updates)) feed.allowedUpdates = p.allowed_updates.map(String);
-      feed.push();
-      return ok(true);
-    },
-    getWebhookInfo: () =>
-      ok({ url: feed.webhook?.url ?? "", has_custom_certificate: false, pending_update_count: state.pending.length }),
-    getUpdates: (p) => feed.poll(p),
-    getChat: (p) => {
-      const chat = state.chat(Number(p.chat_id));
-      if (!chat) return fail(400, "Bad Request: chat not found");
-      return ok({
-        ...state.chatObject(chat),
-        accent_color_id: 0,
-        max_reaction_count: 11,
-        ...(chat.available_reactions ? { available_reactions: chat.available_reactions } : {}),
-      });
-    },
-    sendMessage: (p) => {
-      const chat = chatOf(p);
-      if (isResponse(chat)) return chat;
-      const text = typeof p.text === "string" ? p.text : "";
-      if (text.trim() === "") return fail(400, "Bad Request: message text is empty");
-      if (text.length > 4096) return fail(400, "Bad Request: message is too long");
-      const threadId = p.message_thread_id === undefined ? undefined : Number(p.message_thread_id);
-      if (threadId !== undefined && chat.is_forum && !state.topics.get(chat.id)?.has(threadId)) {
-        return fail(400, "Bad Request: message thread not found");
-      }
-      const reply = p.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
-      const replyTo = reply?.message_id;
-      if (replyTo !== undefined && !state.message(chat.id, replyTo) && !reply?.allow_sending_without_reply) {
-        return fail(400, "Bad Request: message to be replied not found");
-      }
-      const found = replyTo !== undefined && state.message(chat.id, replyTo) ? replyTo : undefined;
-      return ok(
-        state.postMessage(chat.id, bot, {
-          text,
-          ...(found !== undefined ? { replyTo: found } : {}),
-          ...(threadId !== undefined && chat.is_forum ? { threadId } : {}),
-        }),
-      );
-    },
-    sendChatAction: (p) => {
-      const chat = chatOf(p);
-      if (isResponse(chat)) return chat;
-      if (!CHAT_ACTIONS.includes(String(p.action))) return fail(400, "Bad Request: wrong parameter action in request");
-      state.chatActions.push({
-        chat_id: chat.id,
-        action: String(p.action),
-        ...(p.message_thread_id !== undefined ? { message_thread_id: Number(p.message_thread_id) } : {}),
-      });
-      return ok(true);
-    },
-    setMessageReaction: (p) => {
-      const chat = chatOf(p);
-      if (isResponse(chat)) return chat;
-      const messageId = Number(p.message_id);
-      if (!state.message(chat.id, messageId)) return fail(400, "Bad Request: message to react not found");
-      const reaction = (p.reaction ?? []) as ReactionType[];
-      if (!Array.isArray(reaction)) return fail(400, "Bad Request: can't parse reaction types JSON object");
-      // Non-premium accounts, bots included, hold one reaction per message.
-      if (reaction.length > 1) return fail(400, "Bad Request: REACTIONS_TOO_MANY");
-      for (const r of reaction) {
-        const problem = state.reactionProblem(chat, messageId, r);
-        if (problem) return fail(400, `Bad Request: ${problem}`);
-      }
-      // Bots never receive updates about their own reactions: nothing is queued.
-      state.setReactions(chat.id, messageId, bot.id, reaction);
-      return ok(true);
-    },
-  };
+  const methods = fakeMethods(state, feed, bot);
 
   server.route("*", /^\/bot(?<token>[^/]+)\/(?<method>[A-Za-z]+)$/, (ctx: Ctx) => {
     if (ctx.params.token !== token) return fail(401, "Unauthorized");
@@ -214,7 +115,7 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
     config: (extra = {}) => ({
       botToken: token,
       apiRoot: server.url,
-      pollTimeoutSeconds: 1,
+      pollTimeoutMs: 1_000,
       retries: 2,
       reconnectMinMs: 20,
       reconnectMaxMs: 200,
@@ -226,6 +127,8 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
       const message = state.postMessage(chatId, from, {
         forum_topic_created: { name, icon_color: 0x6fb9f0 },
       } as Partial<Message>);
+      // The creation message opens the topic: it is the topic's first message, and its id is the topic's.
+      Object.assign(message, { message_thread_id: message.message_id, is_topic_message: true });
       const topics = state.topics.get(chatId) ?? new Set<number>();
       topics.add(message.message_id);
       state.topics.set(chatId, topics);
@@ -262,6 +165,19 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
         update,
         deliverOptions.secretToken === undefined ? feed.webhook?.secret_token : deliverOptions.secretToken,
       ),
+    redeliverLast: () => {
+      const update = state.last;
+      if (!update) throw new Error("fake Telegram: no update to redeliver");
+      feed.redeliver(update);
+      return update;
+    },
+    sendUnparseable: () => {
+      const from = { id: 777_000_001, is_bot: false, first_name: "Mallory" };
+      const message = { message_id: 1, from, date: Math.floor(Date.now() / 1000), text: "a message without its chat" };
+      return queued(state.enqueue({ message }));
+    },
+    fault: (kind) => server.inject(outage(kind)),
+    heal: () => server.clearFaults(),
     botReactions: (chatId, messageId) =>
       state.reactionsOf(chatId, messageId, bot.id).map((r) => reactionKey(r) ?? "paid"),
     reactionsBy: (chatId, messageId, userId) =>

@@ -35,6 +35,8 @@ export class FakeUpdateFeed {
   /** The last `allowed_updates` the bot asked for (Telegram remembers it between calls). */
   allowedUpdates: string[] | undefined;
   #waiters: Waiter[] = [];
+  /** Updates to hand out again whatever the offset says (a confirmation that got lost). */
+  #again: Update[] = [];
 
   constructor(private readonly state: FakeTelegramState) {}
 
@@ -46,7 +48,7 @@ export class FakeUpdateFeed {
     if (Array.isArray(params.allowed_updates)) this.allowedUpdates = params.allowed_updates.map(String);
     // Only one long poll at a time: a newer one ends the older one, like Telegram does.
     for (const old of this.#waiters) this.#settle(old, fail(409, CONFLICT_POLL));
-    const updates = this.#deliverable(offset);
+    const updates = this.#take(offset);
     const timeout = typeof params.timeout === "number" ? params.timeout : 0;
     if (updates.length > 0 || timeout === 0) return ok(params.limit === 1 ? updates.slice(0, 1) : updates);
     return new Promise<FakeResponse>((resolve) => {
@@ -58,12 +60,23 @@ export class FakeUpdateFeed {
   /** A new update is queued: drop it when the bot never asked for its kind, else wake a poll or push it. */
   queued(update: Update): Update {
     if (!this.#wanted(update)) this.state.confirm(update.update_id + 1);
-    for (const waiter of this.#waiters) {
-      const updates = this.#deliverable(waiter.offset);
-      if (updates.length > 0) this.#settle(waiter, ok(updates));
-    }
+    this.#wake();
     this.push();
     return update;
+  }
+
+  /**
+   * Delivers `update` once more, as Telegram does when the bot's confirmation was lost: to the
+   * webhook, or in the next `getUpdates` answer whatever its offset.
+   */
+  redeliver(update: Update): void {
+    const target = this.webhook;
+    if (target) {
+      void this.deliver(target.url, update, target.secret_token).catch(() => undefined);
+      return;
+    }
+    this.#again.push(update);
+    this.#wake();
   }
 
   /** Posts every pending update to the webhook; a 2xx confirms it. */
@@ -107,6 +120,20 @@ export class FakeUpdateFeed {
     const kind = Object.keys(update).find((k) => k !== "update_id") ?? "";
     const allowed = this.allowedUpdates;
     return allowed && allowed.length > 0 ? allowed.includes(kind) : !OPT_IN_UPDATES.includes(kind);
+  }
+
+  /** Answers waiting long polls that have news now. */
+  #wake(): void {
+    for (const waiter of this.#waiters) {
+      const updates = this.#take(waiter.offset);
+      if (updates.length > 0) this.#settle(waiter, ok(updates));
+    }
+  }
+
+  /** What a poll with `offset` gets: updates to repeat, then the unconfirmed ones from `offset` on. */
+  #take(offset: number): Update[] {
+    const again = this.#again.splice(0);
+    return [...again, ...this.#deliverable(offset).filter((u) => !again.includes(u))];
   }
 
   #deliverable(offset: number): Update[] {

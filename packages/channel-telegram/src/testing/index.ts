@@ -3,6 +3,7 @@
  * end-to-end tests and other authors can drive the real grammY client against it.
  */
 
+export { type FakeMethod, fakeMethods } from "./fake-methods.js";
 export {
   type FakeChat,
   FakeTelegramState,
@@ -12,3 +13,4 @@ export {
 } from "./fake-state.js";
 export { createFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from "./fake-telegram.js";
 export { FakeUpdateFeed, type FakeWebhook } from "./fake-updates.js";
+export { unreachableApiRoot } from "./loopback.js";

@@ -1,52 +1,37 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import {
   createFakeServer,
   empty,
   type FakeResponse,
   type FakeServer,
   json,
+  outage,
+  type PlatformFault,
   type RequestContext,
 } from "@chorus/testkit";
-import type {
-  AcmeConversation,
-  AcmeMessage,
-  AcmeMessageCreated,
-  AcmeReactionChanged,
-  AcmeUser,
-  AcmeWebhookEvent,
-} from "../wire.js";
-import { FakeAcmeState, type NewMessage } from "./fake-state.js";
+import type { AcmeConversation, AcmeMessage, AcmeUser } from "../wire.js";
+import { ACME_REACTION_NAMES, FakeAcmeState, type NewMessage } from "./fake-state.js";
+import { FakeAcmeWebhooks } from "./fake-webhooks.js";
 
 export interface FakeAcmeOptions {
   /** The bot's bearer token; requests without it answer 401. */
   token?: string;
-  /** The secret webhooks are signed with. */
+  /** The secret deliveries are signed with. */
   webhookSecret?: string;
   bot?: AcmeUser;
-  /** Longest text Acme accepts in one message. */
-  maxTextLength?: number;
 }
 
-/** Overrides for `deliver`, to send what a forger or a replay would. */
-export interface DeliverOptions {
-  /** Sign with this secret instead of the fake's. */
-  secret?: string;
-  /** Send this `X-Acme-Timestamp` instead of the event's own. */
-  timestamp?: string | number;
-  /** Send this `X-Acme-Signature` verbatim. */
-  signature?: string;
-}
-
-/** A person acting on Acme (not over HTTP): what a test says happened. */
+/** A person writing on Acme (not the bot over HTTP). */
 export interface UserMessageInput extends Omit<NewMessage, "author"> {
   /** The author, or the id of a known user. */
   author: AcmeUser | string;
 }
 
-/** A stateful fake Acme Chat on 127.0.0.1: its REST API for the bot, plus signed webhooks. */
+/** A stateful fake Acme Chat on 127.0.0.1: the REST API the bot calls, and the webhooks Acme delivers. */
 export interface FakeAcme {
   readonly server: FakeServer;
   readonly state: FakeAcmeState;
+  readonly webhooks: FakeAcmeWebhooks;
   readonly url: string;
   readonly token: string;
   readonly webhookSecret: string;
@@ -56,54 +41,72 @@ export interface FakeAcme {
   /** The `channels.acme` block that points the plugin at this fake. */
   config(extra?: Record<string, unknown>): Record<string, unknown>;
   addConversation(conversation: AcmeConversation): void;
-  /** Someone writes a message; returns the `message.created` delivery for it (not yet delivered). */
-  userSends(input: UserMessageInput): AcmeMessageCreated;
-  /** Someone reacts; returns the `reaction.added` delivery. */
-  userReacts(messageId: string, userId: string, emoji: string): AcmeReactionChanged;
-  /** Someone takes a reaction back; returns the `reaction.removed` delivery. */
-  userUnreacts(messageId: string, userId: string, emoji: string): AcmeReactionChanged;
-  /** The `message.created` delivery of any stored message (the bot's own: an echo). */
-  messageEvent(messageId: string): AcmeMessageCreated;
-  /** Posts `event` to `url` signed like Acme does; resolves with the plugin's answer. */
-  deliver(url: string, event: AcmeWebhookEvent, options?: DeliverOptions): Promise<Response>;
-  /** The bot's reactions on a message, as Acme stores them. */
+  /** Someone writes a message; resolves once Acme delivered it to the bot's webhook. */
+  userSends(input: UserMessageInput): Promise<AcmeMessage>;
+  /** Someone reacts with one of Acme's names; resolves once delivered. */
+  userReacts(messageId: string, userId: string, name: string): Promise<void>;
+  userUnreacts(messageId: string, userId: string, name: string): Promise<void>;
+  /** Delivers the last event again (same delivery id); resolves with the bot's answer. */
+  redeliverLast(): Promise<number>;
+  /** A correctly signed `message.created` whose message is not what Acme documents. */
+  deliverUnparseable(): Promise<number>;
+  /** A `message.created` carrying `text`, signed with a secret that is not Acme's. */
+  forge(text: string): Promise<number>;
+  /** Every request misbehaves like `kind` (the contract's outages) until `heal()`. */
+  fault(kind: PlatformFault): void;
+  heal(): void;
+  /** The bot's reactions on a message, as Acme holds them (names). */
   botReactions(messageId: string): string[];
   reactionsBy(messageId: string, userId: string): string[];
   messagesIn(conversationId: string): AcmeMessage[];
-  /** Whether the bot shows "typing…" in a conversation. */
   isTyping(conversationId: string): boolean;
 }
 
-/** Acme stores emoji without variation selectors, so `❤️` and `❤` are one reaction. */
-const acmeEmoji = (raw: string) => raw.replace(/\uFE0F/gu, "");
-/** Standard emoji only: a shortcode or a custom name sent as-is is a plugin bug the fake must catch. */
-const isEmoji = (text: string) => /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u.test(text);
+/** Longest text Acme accepts in one message. */
+const MAX_TEXT_LENGTH = 4000;
 
 /** Creates (not yet started) a fake Acme Chat. */
 export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
   const token = options.token ?? "acme-bot-token";
   const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(16).toString("hex")}`;
   const bot = options.bot ?? { id: "u_bot", name: "Chorus", bot: true };
-  const maxTextLength = options.maxTextLength ?? 4000;
   const state = new FakeAcmeState(bot);
+  const webhooks = new FakeAcmeWebhooks(webhookSecret);
   const server = createFakeServer();
   const sentByKey = new Map<string, AcmeMessage>();
-  let deliveries = 0;
 
   type Ctx = RequestContext<undefined>;
   const fail = (status: number, error: string, message: string) => json(status, { error, message });
-  const guarded = (handler: (ctx: Ctx) => FakeResponse) => (ctx: Ctx) =>
-    ctx.headers.authorization === `Bearer ${token}` ? handler(ctx) : fail(401, "unauthorized", "bad bearer token");
   const route = (method: string, path: string, handler: (ctx: Ctx) => FakeResponse) =>
-    server.route(method, path, guarded(handler));
+    server.route(method, path, (ctx: Ctx) =>
+      ctx.headers.authorization === `Bearer ${token}` ? handler(ctx) : fail(401, "unauthorized", "bad bearer token"),
+    );
   const withMessage = (handler: (ctx: Ctx, message: AcmeMessage) => FakeResponse) => (ctx: Ctx) => {
     const message = state.messages.get(ctx.params.id ?? "");
     return message ? handler(ctx, message) : fail(404, "message_not_found", `no message ${ctx.params.id}`);
   };
+  // Acme tells the bot's webhook about everything, the bot's own messages and reactions included.
+  const messageCreated = (message: AcmeMessage) =>
+    webhooks.deliver("message.created", { conversation: state.conversationOf(message), message });
+  const reactionChanged = (type: string, message: AcmeMessage, userId: string, reaction: string) =>
+    webhooks.deliver(type, {
+      conversation: state.conversationOf(message),
+      message: { id: message.id, author_id: message.author.id },
+      user: state.user(userId),
+      reaction,
+    });
 
   route("GET", "/v1/me", () => json(200, bot));
 
+  route("PUT", "/v1/webhook", (ctx) => {
+    const { url } = ctx.json<{ url?: unknown }>();
+    if (typeof url !== "string" || !/^https?:\/\//.test(url)) return fail(400, "bad_request", "url must be http(s)");
+    webhooks.url = url;
+    return empty();
+  });
+
   route("POST", "/v1/conversations/:id/messages", (ctx) => {
+    // One message per idempotency key: a retried POST gets the first answer again.
     const key = ctx.headers["idempotency-key"];
     const earlier = typeof key === "string" ? sentByKey.get(key) : undefined;
     if (earlier) return json(200, earlier);
@@ -111,7 +114,7 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
     if (!state.conversations.has(conversationId)) return fail(404, "conversation_not_found", "no such conversation");
     const body = ctx.json<{ text?: unknown; reply_to?: unknown; mentions?: unknown }>();
     if (typeof body.text !== "string" || body.text.trim() === "") return fail(400, "bad_request", "text is required");
-    if (body.text.length > maxTextLength) return fail(400, "text_too_long", `text exceeds ${maxTextLength}`);
+    if (body.text.length > MAX_TEXT_LENGTH) return fail(400, "text_too_long", `text exceeds ${MAX_TEXT_LENGTH}`);
     const replyTo = typeof body.reply_to === "string" ? body.reply_to : undefined;
     if (replyTo !== undefined && state.messages.get(replyTo)?.conversation_id !== conversationId) {
       return fail(404, "message_not_found", `no message ${replyTo} to reply to`);
@@ -119,6 +122,7 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
     const mentions = Array.isArray(body.mentions) ? body.mentions.map(String) : [];
     const message = state.postMessage({ conversationId, author: bot, text: body.text, mentions, replyTo });
     if (typeof key === "string") sentByKey.set(key, message);
+    void messageCreated(message);
     return json(201, message);
   });
 
@@ -134,71 +138,47 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
     withMessage((_ctx, message) => json(200, message)),
   );
 
-  route(
-    "GET",
-    "/v1/messages/:id/reactions",
-    withMessage((_ctx, message) => json(200, { reactions: state.summary(message.id, bot.id) })),
-  );
-
+  // The closed set is enforced here too: a plugin that sends an emoji or a shortcode is caught.
   route(
     "PUT",
-    "/v1/messages/:id/reactions/:emoji",
+    "/v1/messages/:id/reactions/:name",
     withMessage((ctx, message) => {
-      const emoji = acmeEmoji(ctx.params.emoji ?? "");
-      if (!isEmoji(emoji)) return fail(400, "unknown_emoji", `${emoji} is not an emoji`);
-      if (!state.addReaction(message.id, bot.id, emoji)) return fail(409, "already_reacted", "you already reacted so");
+      const name = ctx.params.name ?? "";
+      if (!ACME_REACTION_NAMES.includes(name)) return fail(400, "unknown_reaction", `${name} is not an Acme reaction`);
+      if (!state.addReaction(message.id, bot.id, name)) return fail(409, "already_reacted", "you already reacted so");
+      void reactionChanged("reaction.added", message, bot.id, name);
       return empty();
     }),
   );
 
   route(
     "DELETE",
-    "/v1/messages/:id/reactions/:emoji",
+    "/v1/messages/:id/reactions/:name",
     withMessage((ctx, message) => {
-      const emoji = acmeEmoji(ctx.params.emoji ?? "");
-      if (!state.removeReaction(message.id, bot.id, emoji)) return fail(404, "reaction_not_found", "no such reaction");
+      const name = ctx.params.name ?? "";
+      if (!state.removeReaction(message.id, bot.id, name)) return fail(404, "reaction_not_found", "no such reaction");
+      void reactionChanged("reaction.removed", message, bot.id, name);
       return empty();
     }),
   );
+  // Deliberately absent, as on Acme: listing who reacted, and clearing the caller's reactions.
 
-  // Registered after `:emoji`, so it wins for `@me` (the newest matching route answers).
-  route(
-    "DELETE",
-    "/v1/messages/:id/reactions/@me",
-    withMessage((_ctx, message) => {
-      const removed = state.reactionsBy(message.id, bot.id);
-      for (const emoji of removed) state.removeReaction(message.id, bot.id, emoji);
-      return json(200, { removed });
-    }),
-  );
-
-  const envelope = <E extends AcmeWebhookEvent>(type: E["type"], data: E["data"]) =>
-    ({ id: `dlv_${++deliveries}`, type, timestamp: Math.floor(Date.now() / 1000), data }) as E;
-  const messageEvent = (messageId: string): AcmeMessageCreated => {
-    const message = state.messages.get(messageId);
-    if (!message) throw new Error(`fake Acme: no message ${messageId}`);
-    return envelope<AcmeMessageCreated>("message.created", { conversation: state.conversationOf(message), message });
+  const messageOf = (id: string) => {
+    const message = state.messages.get(id);
+    if (!message) throw new Error(`fake Acme: no message ${id}`);
+    return message;
   };
-  const reactionEvent = (
-    type: "reaction.added" | "reaction.removed",
-    messageId: string,
-    userId: string,
-    emoji: string,
-  ) => {
-    const message = state.messages.get(messageId);
-    if (!message) throw new Error(`fake Acme: no message ${messageId}`);
-    const target = { id: message.id, author_id: message.author.id };
-    return envelope<AcmeReactionChanged>(type, {
-      conversation: state.conversationOf(message),
-      message: target,
-      user: state.user(userId),
-      emoji,
-    });
+  const reactionName = (name: string) => {
+    if (!ACME_REACTION_NAMES.includes(name)) throw new Error(`fake Acme: ${name} is not an Acme reaction`);
+    return name;
   };
+  const someone = (input: UserMessageInput) =>
+    typeof input.author === "string" ? state.user(input.author) : input.author;
 
   return {
     server,
     state,
+    webhooks,
     token,
     webhookSecret,
     bot,
@@ -206,41 +186,48 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
       return server.url;
     },
     start: () => server.start(),
-    close: () => server.close(),
+    async close() {
+      await webhooks.settled();
+      await server.close();
+    },
     config: (extra = {}) => ({ baseUrl: server.url, token, webhookSecret, ...extra }),
-    addConversation: (conversation) => {
-      state.addConversation(conversation);
+    addConversation: (conversation) => state.addConversation(conversation),
+    async userSends(input) {
+      const message = state.postMessage({ ...input, author: someone(input) });
+      await messageCreated(message);
+      return message;
     },
-    userSends: (input) => {
-      const author = typeof input.author === "string" ? state.user(input.author) : input.author;
-      return messageEvent(state.postMessage({ ...input, author }).id);
+    async userReacts(messageId, userId, name) {
+      if (state.addReaction(messageId, userId, reactionName(name))) {
+        await reactionChanged("reaction.added", messageOf(messageId), userId, name);
+      }
     },
-    userReacts: (messageId, userId, emoji) => {
-      const event = reactionEvent("reaction.added", messageId, userId, acmeEmoji(emoji));
-      state.addReaction(messageId, userId, acmeEmoji(emoji));
-      return event;
+    async userUnreacts(messageId, userId, name) {
+      if (state.removeReaction(messageId, userId, reactionName(name))) {
+        await reactionChanged("reaction.removed", messageOf(messageId), userId, name);
+      }
     },
-    userUnreacts: (messageId, userId, emoji) => {
-      const event = reactionEvent("reaction.removed", messageId, userId, acmeEmoji(emoji));
-      state.removeReaction(messageId, userId, acmeEmoji(emoji));
-      return event;
+    redeliverLast: () => webhooks.redeliverLast(),
+    deliverUnparseable: () =>
+      // Acme's shape with the wrong types: a numeric message id and no author.
+      webhooks.deliver("message.created", {
+        conversation: { id: "c_broken", type: "group" },
+        message: { id: 42, conversation_id: "c_broken", text: "?", created_at: new Date().toISOString() },
+      }),
+    forge(text) {
+      const conversation = [...state.conversations.values()][0] ?? { id: "c_any", type: "group" };
+      const message = {
+        id: "msg_forged",
+        conversation_id: conversation.id,
+        author: { id: "u_mallory", name: "Mallory" },
+        text,
+        created_at: new Date().toISOString(),
+      };
+      const body = JSON.stringify(webhooks.envelope("message.created", { conversation, message }));
+      return webhooks.post(body, { secret: `not-${webhookSecret}` });
     },
-    messageEvent,
-    deliver: (url, event, deliverOptions = {}) => {
-      const body = JSON.stringify(event);
-      const signature = createHmac("sha256", deliverOptions.secret ?? webhookSecret)
-        .update(body)
-        .digest("hex");
-      return fetch(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-acme-timestamp": String(deliverOptions.timestamp ?? event.timestamp),
-          "x-acme-signature": deliverOptions.signature ?? `sha256=${signature}`,
-        },
-        body,
-      });
-    },
+    fault: (kind) => server.inject(outage(kind)),
+    heal: () => server.clearFaults(),
     botReactions: (messageId) => state.reactionsBy(messageId, bot.id),
     reactionsBy: (messageId, userId) => state.reactionsBy(messageId, userId),
     messagesIn: (conversationId) => [...state.messages.values()].filter((m) => m.conversation_id === conversationId),

@@ -1,12 +1,24 @@
-import type { AcmeConversation, AcmeMessage, AcmeReactionSummary, AcmeUser } from "../wire.js";
+import type { AcmeConversation, AcmeMessage, AcmeUser } from "../wire.js";
 
-/** One reaction: who reacted with what, in Acme's stored form. */
+/** Acme's closed reaction set, as the platform knows it (kept apart from the plugin's table on purpose). */
+export const ACME_REACTION_NAMES: readonly string[] = [
+  "thumbs_up",
+  "heart",
+  "laugh",
+  "wow",
+  "sad",
+  "party",
+  "fire",
+  "eyes",
+];
+
+/** One reaction: who reacted with which of Acme's names. */
 export interface FakeReaction {
   userId: string;
-  emoji: string;
+  name: string;
 }
 
-/** What a message is created from: by a person in a test, or by the bot over HTTP. */
+/** What a message is made from: by a person in a test, or by the bot over HTTP. */
 export interface NewMessage {
   conversationId: string;
   author: AcmeUser;
@@ -20,7 +32,7 @@ export class FakeAcmeState {
   readonly users = new Map<string, AcmeUser>();
   readonly conversations = new Map<string, AcmeConversation>();
   readonly messages = new Map<string, AcmeMessage>();
-  /** Reactions per message id, in the order they were made. */
+  /** Reactions per message id, oldest first. */
   readonly reactions = new Map<string, FakeReaction[]>();
   readonly typing = new Map<string, boolean>();
   #nextMessage = 1;
@@ -29,13 +41,12 @@ export class FakeAcmeState {
     this.users.set(bot.id, bot);
   }
 
-  addConversation(conversation: AcmeConversation): AcmeConversation {
+  addConversation(conversation: AcmeConversation): void {
     for (const member of conversation.members ?? []) this.users.set(member.id, member);
     this.conversations.set(conversation.id, conversation);
-    return conversation;
   }
 
-  /** Creates a message; throws when its conversation or the message it replies to is unknown. */
+  /** Stores a message; throws when its conversation, or the message it replies to there, is unknown. */
   postMessage(input: NewMessage): AcmeMessage {
     if (!this.conversations.has(input.conversationId)) throw new Error(`no conversation ${input.conversationId}`);
     const original = input.replyTo === undefined ? undefined : this.messages.get(input.replyTo);
@@ -43,12 +54,13 @@ export class FakeAcmeState {
       throw new Error(`no message ${input.replyTo} in ${input.conversationId}`);
     }
     this.users.set(input.author.id, input.author);
+    // As Acme sends it: `mentions` and `reply_to` are left out, not empty, when there are none.
     const message: AcmeMessage = {
       id: `msg_${this.#nextMessage++}`,
       conversation_id: input.conversationId,
       author: input.author,
       text: input.text,
-      mentions: input.mentions ?? [],
+      ...(input.mentions?.length ? { mentions: input.mentions } : {}),
       ...(original ? { reply_to: { id: original.id, author_id: original.author.id, text: original.text } } : {}),
       created_at: new Date().toISOString(),
     };
@@ -56,33 +68,25 @@ export class FakeAcmeState {
     return message;
   }
 
-  /** Adds a reaction; false when that user already has exactly this one. */
-  addReaction(messageId: string, userId: string, emoji: string): boolean {
+  /** Adds a reaction; false when that user already holds it. */
+  addReaction(messageId: string, userId: string, name: string): boolean {
     const list = this.reactions.get(messageId) ?? [];
-    if (list.some((r) => r.userId === userId && r.emoji === emoji)) return false;
-    this.reactions.set(messageId, [...list, { userId, emoji }]);
+    if (list.some((r) => r.userId === userId && r.name === name)) return false;
+    this.reactions.set(messageId, [...list, { userId, name }]);
     return true;
   }
 
   /** Removes a reaction; false when it was not there. */
-  removeReaction(messageId: string, userId: string, emoji: string): boolean {
+  removeReaction(messageId: string, userId: string, name: string): boolean {
     const list = this.reactions.get(messageId) ?? [];
-    const kept = list.filter((r) => !(r.userId === userId && r.emoji === emoji));
+    const kept = list.filter((r) => !(r.userId === userId && r.name === name));
     this.reactions.set(messageId, kept);
     return kept.length !== list.length;
   }
 
   /** One user's reactions on a message, oldest first. */
   reactionsBy(messageId: string, userId: string): string[] {
-    return (this.reactions.get(messageId) ?? []).filter((r) => r.userId === userId).map((r) => r.emoji);
-  }
-
-  /** Acme's listing: one entry per emoji, with the count and whether `callerId` is among them. */
-  summary(messageId: string, callerId: string): AcmeReactionSummary[] {
-    const byEmoji = new Map<string, string[]>();
-    for (const r of this.reactions.get(messageId) ?? [])
-      byEmoji.set(r.emoji, [...(byEmoji.get(r.emoji) ?? []), r.userId]);
-    return [...byEmoji].map(([emoji, users]) => ({ emoji, count: users.length, me: users.includes(callerId) }));
+    return (this.reactions.get(messageId) ?? []).filter((r) => r.userId === userId).map((r) => r.name);
   }
 
   conversationOf(message: AcmeMessage): AcmeConversation {

@@ -1,12 +1,7 @@
 /**
- * The fake Acme Chat, exported on `@chorus/channel-template/testing` so the gateway's end-to-end
- * tests and other authors can run against the same platform this package's tests use.
+ * The fake Acme Chat, exported on `@chorus/channel-template/testing` so that end-to-end tests and
+ * other authors run against the same platform this package's tests use.
  */
-export {
-  createFakeAcme,
-  type DeliverOptions,
-  type FakeAcme,
-  type FakeAcmeOptions,
-  type UserMessageInput,
-} from "./fake-acme.js";
-export { FakeAcmeState, type FakeReaction, type NewMessage } from "./fake-state.js";
+export { createFakeAcme, type FakeAcme, type FakeAcmeOptions, type UserMessageInput } from "./fake-acme.js";
+export { ACME_REACTION_NAMES, FakeAcmeState, type FakeReaction, type NewMessage } from "./fake-state.js";
+export { FakeAcmeWebhooks, type PostedDelivery, type PostOptions } from "./fake-webhooks.js";

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { parseEmojiData } from "./emoji-data.generated.js";
 
 /** One emoji of the emojibase compact data set (English). */
 export interface CompactEmoji {
@@ -20,19 +20,10 @@ export interface EmojiDataSet {
   shortcodes: readonly ShortcodeMap[];
 }
 
-const require = createRequire(import.meta.url);
 let cached: EmojiDataSet | undefined;
 
-/** The emojibase data Chorus resolves emoji with, loaded once on first use. */
+/** The emojibase data Chorus resolves emoji with, parsed once on first use. */
 export function emojiDataSet(): EmojiDataSet {
-  cached ??= {
-    emojis: require("emojibase-data/en/compact.json") as CompactEmoji[],
-    shortcodes: [
-      require("emojibase-data/en/shortcodes/github.json") as ShortcodeMap,
-      require("emojibase-data/en/shortcodes/iamcal.json") as ShortcodeMap,
-      require("emojibase-data/en/shortcodes/emojibase.json") as ShortcodeMap,
-      require("emojibase-data/en/shortcodes/cldr.json") as ShortcodeMap,
-    ],
-  };
+  cached ??= parseEmojiData();
   return cached;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type ChannelState, isChorusError } from "@chorus/core";
 import type { PlatformFault } from "../fake-server/faults.js";
 import type { ContractCase } from "./cases.js";
+import { networkHook } from "./fixture-hooks.js";
 import type { ChannelHarness } from "./harness.js";
 import { check } from "./violation.js";
 
@@ -37,7 +38,7 @@ function checkTyped(error: unknown, what: string): void {
 /** After the platform healed, the instance receives and sends again. */
 async function checkRecovered(h: ChannelHarness, kind: PlatformFault): Promise<void> {
   const text = `contract recovered from ${kind} ${randomUUID().slice(0, 8)}`;
-  await h.within("delivering after the fault", Promise.resolve(h.fixture.userSends(text)));
+  await h.within("delivering after the fault", Promise.resolve(h.fixture.userSends(text, h.running.hooksUrl)));
   try {
     await h.running.waitForEvent((e) => e.type === "message" && e.text === text, h.stepTimeoutMs);
   } catch {
@@ -46,19 +47,43 @@ async function checkRecovered(h: ChannelHarness, kind: PlatformFault): Promise<v
   await h.within("sending after the fault", h.record(h.instance.send(h.fixture.conversation, { text: "recovered" })));
 }
 
+/** In process there is no platform to fail: a send to a conversation that does not exist must fail typed. */
+async function inProcessFault(h: ChannelHarness, kind: PlatformFault): Promise<void> {
+  const failure = await h
+    .within(
+      "a send to a conversation that does not exist",
+      h.record(h.instance.send({ id: "contract-no-such-conversation" }, { text: "x" })),
+    )
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  check(failure !== undefined, "a send to a conversation that does not exist succeeded");
+  checkTyped(failure, "a send to a conversation that does not exist");
+  checkStatus(h, "after a send to a conversation that does not exist");
+  await checkRecovered(h, kind);
+}
+
 function atStart(kind: PlatformFault): ContractCase<ChannelHarness> {
   return {
     name: `faults: a platform that fails at start (${kind}) leaves a typed error or a status with a reason, and the channel starts once it heals`,
     applies: () => true,
     async run(h) {
-      await h.fixture.fault(kind);
+      const fault = networkHook(h.fixture, "fault");
+      const heal = networkHook(h.fixture, "heal");
+      if (!fault || !heal) {
+        await h.restart();
+        checkStatus(h, "after a restart");
+        return inProcessFault(h, kind);
+      }
+      await fault(kind);
       let failure: unknown;
       try {
         await h.restart();
       } catch (error) {
         failure = error;
       } finally {
-        await h.fixture.heal();
+        await heal();
       }
       if (failure !== undefined) {
         if (failure instanceof Error && failure.name === "ContractViolation") throw failure;
@@ -77,7 +102,10 @@ function whileRunning(kind: PlatformFault): ContractCase<ChannelHarness> {
     name: `faults: a platform that fails while running (${kind}) makes calls fail with typed errors, and the channel recovers`,
     applies: () => true,
     async run(h) {
-      await h.fixture.fault(kind);
+      const fault = networkHook(h.fixture, "fault");
+      const heal = networkHook(h.fixture, "heal");
+      if (!fault || !heal) return inProcessFault(h, kind);
+      await fault(kind);
       let failure: unknown;
       try {
         await h.within(
@@ -88,7 +116,7 @@ function whileRunning(kind: PlatformFault): ContractCase<ChannelHarness> {
         failure = error;
       }
       checkStatus(h, `while the platform fails (${kind})`);
-      await h.fixture.heal();
+      await heal();
       if (failure instanceof Error && failure.name === "ContractViolation") throw failure;
       check(failure !== undefined, `a send succeeded while every request to the platform failed (${kind})`);
       checkTyped(failure, `a send while the platform fails (${kind})`);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { InboundEvent, InboundMessageEvent } from "@chorus/core";
 import { waitFor } from "../fake-server/index.js";
 import type { ContractCase } from "./cases.js";
+import { networkHook } from "./fixture-hooks.js";
 import type { ChannelHarness } from "./harness.js";
 import { check } from "./violation.js";
 
@@ -12,7 +13,7 @@ const isMessage =
 
 /** Someone writes `text`; resolves with its event once the plugin emitted it. */
 async function delivered(h: ChannelHarness, text: string): Promise<InboundMessageEvent> {
-  await h.within(`delivering "${text}"`, Promise.resolve(h.fixture.userSends(text)));
+  await h.within(`delivering "${text}"`, Promise.resolve(h.fixture.userSends(text, h.running.hooksUrl)));
   try {
     return await h.running.waitForEvent(isMessage(text), h.stepTimeoutMs);
   } catch {
@@ -70,7 +71,10 @@ export const INBOUND_CASES: readonly ContractCase<ChannelHarness>[] = [
     async run(h) {
       const text = unique("redelivered");
       await delivered(h, text);
-      await h.within("redelivering the last event", Promise.resolve(h.fixture.redeliverLast()));
+      const redeliver = networkHook(h.fixture, "redeliverLast");
+      // In process nothing is redelivered; what must hold instead is that a restart replays nothing.
+      if (redeliver) await h.within("redelivering the last event", Promise.resolve(redeliver(h.running.hooksUrl)));
+      else await h.restart();
       await delivered(h, unique("after the redelivery"));
       const copies = h.running.events.filter(isMessage(text));
       check(
@@ -102,8 +106,17 @@ export const INBOUND_CASES: readonly ContractCase<ChannelHarness>[] = [
     name: "inbound: a payload the plugin cannot parse is logged as a warning, never dropped without a trace",
     applies: () => true,
     async run(h) {
+      const unparseable = networkHook(h.fixture, "deliverUnparseable");
+      if (!unparseable) {
+        // In process the plugin receives typed events, never raw payloads: it must listen on no webhook.
+        check(
+          h.running.routes.length === 0,
+          `an in-process channel registers webhooks: ${h.running.routes.join(", ")}`,
+        );
+        return;
+      }
       const before = h.running.logs.at("warn", true).length;
-      await h.within("delivering an unparseable payload", Promise.resolve(h.fixture.deliverUnparseable()));
+      await h.within("delivering an unparseable payload", Promise.resolve(unparseable(h.running.hooksUrl)));
       await delivered(h, unique("after the garbage"));
       try {
         await waitFor(() => h.running.logs.at("warn", true).length > before, { timeoutMs: h.stepTimeoutMs });

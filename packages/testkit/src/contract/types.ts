@@ -23,25 +23,37 @@ export interface ContractFixture {
  * faults and secrets. Every hook acts on the platform side, as the real platform would.
  */
 export interface ChannelContractFixture extends ContractFixture {
-  /** Someone other than the bot writes `text` in `conversation`; the platform delivers it to the bot. */
-  userSends(text: string): void | Promise<void>;
+  /**
+   * Someone other than the bot writes `text` in `conversation`; the platform delivers it to the bot.
+   * `hooksUrl` is where the running instance's webhook routes are served (`<hooksUrl>/hooks/<id>/…`),
+   * for platforms whose webhook URL an admin registers by hand (it stays the same across restarts).
+   */
+  userSends(text: string, hooksUrl: string): void | Promise<void>;
+  /**
+   * For a channel whose platform runs inside the host (the gateway's webchat): why nothing can be
+   * redelivered, garbled or cut off between them. The hooks for those (`redeliverLast`,
+   * `deliverUnparseable`, `fault`, `heal`, `unreachableConfig`) may then be left out, and the cases
+   * check what such a channel must do instead: no replay after a restart, typed errors for bad
+   * addresses, statuses that stay well-formed.
+   */
+  inProcess?: string;
   /** The platform delivers its last event to the bot again, as it does when an answer was lost. */
-  redeliverLast(): void | Promise<void>;
+  redeliverLast?(hooksUrl: string): void | Promise<void>;
   /** The platform delivers, where an event belongs, a payload the plugin cannot parse. */
-  deliverUnparseable(): void | Promise<void>;
+  deliverUnparseable?(hooksUrl: string): void | Promise<void>;
   /**
    * Posts to the running instance a webhook delivery carrying `text` with a forged signature or
    * secret; resolves with the HTTP status it answered. Absent for channels without webhooks.
    */
   forgeWebhook?(hooksUrl: string, text: string): Promise<number>;
   /** From now on every request and connection to the platform misbehaves like `kind`, until `heal()`. */
-  fault(kind: PlatformFault): void | Promise<void>;
+  fault?(kind: PlatformFault): void | Promise<void>;
   /** Ends the fault: the platform answers normally again. */
-  heal(): void | Promise<void>;
+  heal?(): void | Promise<void>;
   /** The secret values in `config` (tokens, passwords, signing secrets); none may ever be reported. */
   secrets: readonly string[];
   /** The same `channels.<id>` block with the same secrets, pointed at a loopback port where nothing listens. */
-  unreachableConfig(): unknown;
+  unreachableConfig?(): unknown;
 }
 
 /** Emoji the suite reacts with. Both must be allowed on the channel and mean different kinds. */

@@ -16,6 +16,7 @@ export {
   type StatusFault,
 } from "./faults.js";
 export { compilePattern, type PathMatcher, type PathParams } from "./pattern.js";
+export { closedPort } from "./ports.js";
 export { describeRecorded, requestMatcher, type WaitForRequestOptions } from "./request-log.js";
 export { empty, json, text } from "./responses.js";
 export { createFakeServer } from "./server.js";

@@ -1,0 +1,71 @@
+import type { Update } from "grammy/types";
+import { z } from "zod";
+
+/*
+ * The parts of a Bot API update this plugin reads, as Telegram sends them
+ * (https://core.telegram.org/bots/api#update): required fields are checked, optional ones may be
+ * missing, and everything else is let through untouched (`looseObject`), so a new field Telegram
+ * adds never breaks a parse.
+ */
+
+const id = z.number().int();
+const user = z.looseObject({ id, is_bot: z.boolean(), first_name: z.string() });
+const chat = z.looseObject({ id, type: z.string() });
+const entity = z.looseObject({ type: z.string(), offset: z.number().int(), length: z.number().int() });
+const reactionType = z.looseObject({ type: z.string() });
+
+const messageFields = {
+  message_id: id,
+  date: id,
+  chat,
+  from: user.optional(),
+  sender_chat: chat.optional(),
+  text: z.string().optional(),
+  caption: z.string().optional(),
+  entities: z.array(entity).optional(),
+  caption_entities: z.array(entity).optional(),
+  message_thread_id: id.optional(),
+};
+
+const message = z.looseObject({
+  ...messageFields,
+  // Telegram does not nest replies: the message replied to carries no reply of its own.
+  reply_to_message: z.looseObject(messageFields).optional(),
+});
+
+const update = z.looseObject({
+  update_id: id.nonnegative(),
+  message: message.optional(),
+  message_reaction: z
+    .looseObject({
+      chat,
+      message_id: id,
+      date: id,
+      user: user.optional(),
+      actor_chat: chat.optional(),
+      old_reaction: z.array(reactionType),
+      new_reaction: z.array(reactionType),
+    })
+    .optional(),
+  message_reaction_count: z.looseObject({ chat, message_id: id, date: id }).optional(),
+});
+
+/** An update as read: the update itself, or what is wrong with it (and its id, when it has one). */
+export type ReadUpdate = { update: Update } | { problem: string; updateId?: number };
+
+/** Checks that a payload is an update this plugin can read, naming what is wrong when it is not. */
+export function readUpdate(payload: unknown): ReadUpdate {
+  const result = update.safeParse(payload);
+  if (result.success) return { update: payload as Update };
+  const updateId = (payload as { update_id?: unknown } | null)?.update_id;
+  const problem = result.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "the update"}: ${issue.message}`)
+    .join("; ");
+  return { problem, ...(typeof updateId === "number" ? { updateId } : {}) };
+}
+
+/** The kind of an update (`message`, `message_reaction`, …): its one field besides `update_id`. */
+export function updateKind(update: Update): string {
+  return Object.keys(update).find((key) => key !== "update_id") ?? "empty";
+}
