@@ -1,7 +1,7 @@
-import type { ChannelContractFixture } from "@chorus/testkit";
+import { type ChannelContractFixture, closedPort } from "@chorus/testkit";
 import { describeChannelContract } from "@chorus/testkit/vitest";
 import { discordChannel } from "./index.js";
-import { ANN, closedPort, FAST, startFakeDiscord } from "./test-support.test-util.js";
+import { ANN, FAST, startFakeDiscord } from "./test-support.test-util.js";
 
 /** The bot token of the run: it must never show up in an error, a status, an event or a log line. */
 const CANARY = "canary-discord-token.MTA5ODc2.5e1d0c9a";

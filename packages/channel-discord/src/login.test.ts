@@ -1,9 +1,9 @@
 import { inspect } from "node:util";
 import type { PlatformFault } from "@chorus/testkit";
-import { EscapeWatch, eventually, type RunningChannel, startChannel, waitFor } from "@chorus/testkit";
+import { closedPort, EscapeWatch, eventually, type RunningChannel, startChannel, waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { discordChannel } from "./index.js";
-import { ANN, closedPort, FAST, startFakeDiscord } from "./test-support.test-util.js";
+import { ANN, FAST, startFakeDiscord } from "./test-support.test-util.js";
 import type { FakeDiscord } from "./testing/index.js";
 
 /** @discordjs/ws connects again this long after a connection ended (its fixed pause). */

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { createFakeDiscord, type FakeDiscord, type FakeDiscordOptions } from "./testing/index.js";
 
 /** People of the test guild. */
@@ -23,14 +22,4 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   fake.addMember("100", ANN);
   fake.addMember("100", BOB);
   return fake;
-}
-
-/** A loopback port where nothing listens. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

@@ -1,6 +1,5 @@
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { waitFor } from "@chorus/testkit";
+import { closedPort, waitFor } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { runChorus } from "../support/loading-cli.js";
@@ -13,15 +12,6 @@ const CANARY = "canary-discord-e2e.MTA5ODc2NTQz.c4n4ry";
 interface ChannelRow {
   id: string;
   status: { state: string; detail?: string; restarts: number; lastError?: string };
-}
-
-/** A loopback port where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
 }
 
 describe("Discord that cannot log in, through the real gateway process", () => {
