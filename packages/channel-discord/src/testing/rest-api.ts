@@ -50,7 +50,6 @@ export function registerRestApi(server: FakeServer, deps: RestApiDeps): void {
     if (custom) return [...state.guilds.values()].flatMap((g) => g.emojis).find((e) => e.id === custom[2]);
     return /^[\p{L}\p{N}_:]+$/u.test(segment) ? undefined : { id: null, name: segment };
   };
-  const unknownEmoji = () => json(400, { message: "Unknown Emoji", code: 10014 });
 
   server.route("GET", `${API}/gateway/bot`, (ctx) => {
     return (
@@ -100,29 +99,20 @@ export function registerRestApi(server: FakeServer, deps: RestApiDeps): void {
     `${API}/channels/:channel/typing`,
     guarded(() => empty(204)),
   );
-  const ownReaction = `${API}/channels/:channel/messages/:message/reactions/:emoji/@me`;
-  server.route(
-    "PUT",
-    ownReaction,
-    guarded(
-      onMessage((ctx, message) => {
-        const emoji = parseEmoji(ctx.params.emoji as string);
-        if (!emoji) return unknownEmoji();
-        deps.react(message, emoji);
-        return empty(204);
-      }),
-    ),
-  );
-  server.route(
-    "DELETE",
-    ownReaction,
-    guarded(
-      onMessage((ctx, message) => {
-        const emoji = parseEmoji(ctx.params.emoji as string);
-        if (!emoji) return unknownEmoji();
-        deps.unreact(message, emojiKeyOf(emoji));
-        return empty(204);
-      }),
-    ),
-  );
+  // PUT adds the bot's reaction, DELETE takes it back; both answer 204, or 10014 for an emoji Discord does not know.
+  const ownReaction = (method: "PUT" | "DELETE", change: (message: FakeMessage, emoji: FakeEmoji) => void) =>
+    server.route(
+      method,
+      `${API}/channels/:channel/messages/:message/reactions/:emoji/@me`,
+      guarded(
+        onMessage((ctx, message) => {
+          const emoji = parseEmoji(ctx.params.emoji as string);
+          if (!emoji) return json(400, { message: "Unknown Emoji", code: 10014 });
+          change(message, emoji);
+          return empty(204);
+        }),
+      ),
+    );
+  ownReaction("PUT", (message, emoji) => deps.react(message, emoji));
+  ownReaction("DELETE", (message, emoji) => deps.unreact(message, emojiKeyOf(emoji)));
 }
