@@ -41,8 +41,9 @@ export function createDiscordInstance(ctx: ChannelContext<DiscordConfig>, id: st
     },
   });
   const notConnected = () => {
-    const detail = connection.status().detail;
-    return new ChorusError("E_DISABLED", `Discord is not connected${detail ? `: ${detail}` : ""}`);
+    const { state, detail } = connection.status();
+    if (state === "stopped") return new ChorusError("E_DISABLED", "Discord is not started");
+    return new ChorusError("E_PLATFORM", `Discord is not connected${detail ? `: ${detail}` : ""}`, { retryable: true });
   };
   const live = (): Client => {
     const client = connection.client;

@@ -146,6 +146,12 @@ describe("Discord: a session Discord ends for good", () => {
         detail: expect.stringMatching(/Discord refused the bot token \(login\); logging in again in \d+ ms/),
       }),
     );
+    // Meanwhile a call fails at once, retryable, saying why.
+    await expect(running.instance.send({ id: "200" }, { text: "x" })).rejects.toMatchObject({
+      code: "E_PLATFORM",
+      retryable: true,
+      message: expect.stringMatching(/^Discord is not connected: Discord refused the bot token/),
+    });
     expect(running.logs.at("warn").map((r) => r.message)).toContainEqual(
       expect.stringMatching(/Discord closed the gateway: 4004 authentication failed; logging in again/),
     );
