@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
 import { closedPort, waitFor } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
@@ -6,6 +7,8 @@ import { runChorus } from "../support/loading-cli.js";
 import { connectWebchat } from "../support/webchat-client.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-discord", import.meta.url));
+const TELEGRAM = fileURLToPath(new URL("../../../../packages/channel-telegram", import.meta.url));
+const ANN = { id: 501, is_bot: false as const, first_name: "Ann" };
 /** The bot token: it must show up nowhere (output, API, CLI). */
 const CANARY = "canary-discord-e2e.MTA5ODc2NTQz.c4n4ry";
 
@@ -16,12 +19,17 @@ interface ChannelRow {
 
 describe("Discord that cannot log in, through the real gateway process", () => {
   let gateway: GatewayProcess;
+  let telegram: FakeTelegram;
 
   beforeAll(async () => {
+    telegram = createFakeTelegram();
+    await telegram.start();
+    telegram.addChat({ id: ANN.id, type: "private", first_name: ANN.first_name });
     gateway = await startGatewayProcess({
       config: {
-        plugins: { load: [PLUGIN] },
+        plugins: { load: [PLUGIN, TELEGRAM] },
         channels: {
+          telegram: { ...telegram.config(), dmPolicy: "open" },
           discord: {
             token: CANARY,
             apiRoot: `http://127.0.0.1:${await closedPort()}/api`,
@@ -37,11 +45,22 @@ describe("Discord that cannot log in, through the real gateway process", () => {
 
   afterAll(async () => {
     await gateway?.stop();
+    await telegram?.close();
     if (gateway) await removeHome(gateway.home);
   });
 
   const discord = async () =>
     ((await gateway.call("GET", "/v1/channels")).json.channels as ChannelRow[]).find((c) => c.id === "discord");
+
+  it("Telegram answers while Discord cannot log in", async () => {
+    telegram.userSends({ chatId: ANN.id, from: ANN, text: "are you there?" });
+    const reply = await waitFor(
+      () => telegram.messagesIn(ANN.id).find((m) => m.from?.is_bot && m.text?.includes('you said "are you there?"')),
+      { timeoutMs: 15_000, message: "the demo agent's answer on Telegram" },
+    );
+    expect(reply.text).toContain("are you there?");
+    expect((await discord())?.status.state).not.toBe("running");
+  });
 
   it("shows Discord degraded with the reason and keeps restarting it; the gateway and the webchat go on", async () => {
     // Three failed starts are well over readyTimeoutMs apart: a timer left by a failed login would have fired.

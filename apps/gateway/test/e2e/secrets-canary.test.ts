@@ -18,6 +18,7 @@ const CANARY: Record<string, string> = {
   nextcloudSecret: "canary-nextcloud-secret-0123456789abcdef0123456789abcdef",
   imessagePassword: "canary-bluebubbles-password-5f6e7d",
   imessageWebhookSecret: "canary-bluebubbles-webhook-secret-8a9b0c",
+  discordToken: "canary-discord.MTA5ODc2NTQz.c4n4ry-everywhere",
 };
 
 interface ChannelRow {
@@ -47,7 +48,7 @@ describe("canary secrets of every channel against unreachable and refusing platf
     gateway = await startGatewayProcess({
       home,
       config: {
-        plugins: { load: ["telegram", "nextcloud", "imessage", "whatsapp"].map(plugin) },
+        plugins: { load: ["telegram", "nextcloud", "imessage", "whatsapp", "discord"].map(plugin) },
         channels: {
           telegram: {
             accounts: {
@@ -62,6 +63,7 @@ describe("canary secrets of every channel against unreachable and refusing platf
             webhookSecret: CANARY.imessageWebhookSecret,
             retries: 0,
           },
+          discord: { token: CANARY.discordToken, apiRoot: `${nowhere}/api`, retries: 0, timeoutMs: 1_000 },
           whatsapp: { waWebSocketUrl: nowhere.replace("http:", "ws:"), connectTimeoutMs: 1_000 },
         },
       },
@@ -98,7 +100,7 @@ describe("canary secrets of every channel against unreachable and refusing platf
     const failing = await waitFor(
       async () => {
         const rows = (await channels()).filter((c) => c.id !== "webchat");
-        return rows.length === 5 && rows.every((r) => r.status.state === "degraded") ? rows : undefined;
+        return rows.length === 6 && rows.every((r) => r.status.state === "degraded") ? rows : undefined;
       },
       { timeoutMs: 20_000, message: "every channel account degraded with a reason" },
     ).catch(async (error: Error) => {
