@@ -90,6 +90,19 @@ describe("discoverChannels", () => {
     expect(ids(discovery.channels)).toEqual(["own:gateway", "sibling:gateway", "upper:gateway"]);
   });
 
+  it("skips the gateway's own dev dependencies (its test fixtures in a clone) but still loads them by name", async () => {
+    const gatewayDir = options.gatewayDir;
+    await writeFile(
+      join(gatewayDir, "package.json"),
+      JSON.stringify({ name: "@chorus/gateway", devDependencies: { "@chorus/channel-fixture": "workspace:*" } }),
+    );
+    await installFixture(gatewayModules, { name: "@chorus/channel-fixture", id: "fixture" });
+    await installFixture(gatewayModules, { name: "@chorus/channel-real", id: "real" });
+    expect(ids((await discoverChannels(options)).channels)).toEqual(["real:gateway"]);
+    const loaded = await discoverChannels({ ...options, load: ["@chorus/channel-fixture"] });
+    expect(ids(loaded.channels)).toEqual(["fixture:load", "real:gateway"]);
+  });
+
   it("follows symlinks the way pnpm lays packages out", async () => {
     const store = join(root, "store", "chorus-channel-linked");
     await writePackage(store, { name: "chorus-channel-linked", id: "linked" });

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,9 +98,14 @@ export async function discoverChannels(options: DiscoverOptions): Promise<Discov
     collector.add(await readPackageDir(dir), "home", dir, false);
   }
 
+  // The gateway's own dev dependencies are its test fixtures (in a clone, the channel packages its
+  // end-to-end tests drive), never installed for production: they are not plugins.
+  const fixtures = await devDependenciesOf(options.gatewayDir);
   for (const nodeModules of gatewayChain) {
     for (const dir of await scanNodeModules(nodeModules)) {
-      collector.add(await readPackageDir(dir), "gateway", dir, false);
+      const reading = await readPackageDir(dir);
+      if ("packageName" in reading && fixtures.has(reading.packageName)) continue;
+      collector.add(reading, "gateway", dir, false);
     }
   }
 
@@ -184,4 +190,16 @@ function isPackageName(entry: string): boolean {
 
 function expandHome(path: string): string {
   return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
+}
+
+/** The names of a package's dev dependencies (none when its package.json cannot be read). */
+async function devDependenciesOf(dir: string): Promise<Set<string>> {
+  try {
+    const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as {
+      devDependencies?: Record<string, string>;
+    };
+    return new Set(Object.keys(manifest.devDependencies ?? {}));
+  } catch {
+    return new Set();
+  }
 }
