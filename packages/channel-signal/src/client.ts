@@ -54,9 +54,15 @@ export class SignalRpc {
       refusal(answer) {
         // The daemon pins the Host header to its --http address.
         if (answer.status !== 421) return undefined;
-        return new PlatformHttpError("E_INVALID_INPUT", "signal-cli refused the Host of httpUrl (HTTP 421)", 421, "421", {
-          hint: "Use the address the daemon listens on (its --http host:port) in channels.signal.httpUrl.",
-        });
+        return new PlatformHttpError(
+          "E_INVALID_INPUT",
+          "signal-cli refused the Host of httpUrl (HTTP 421)",
+          421,
+          "421",
+          {
+            hint: "Use the address the daemon listens on (its --http host:port) in channels.signal.httpUrl.",
+          },
+        );
       },
       read(answer) {
         const body = answer.json as Partial<JsonRpcAnswer> | undefined;

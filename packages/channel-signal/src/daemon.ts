@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { abortableDelay, backoffDelay, type BackoffPolicy, Reconnect } from "@chorus/channel-kit";
+import { abortableDelay, type BackoffPolicy, backoffDelay, Reconnect } from "@chorus/channel-kit";
 import { ChorusError, type Logger } from "@chorus/core";
 import { daemonAddress, type SignalConfig } from "./config.js";
 
@@ -108,7 +108,8 @@ export class SignalDaemon {
       ["stdout", child.stdout],
       ["stderr", child.stderr],
     ] as const) {
-      if (stream) createInterface({ input: stream }).on("line", (line) => logger.debug({ stream: name }, `signal-cli: ${line}`));
+      if (stream)
+        createInterface({ input: stream }).on("line", (line) => logger.debug({ stream: name }, `signal-cli: ${line}`));
     }
     const exited = this.#exited.then(() => {
       throw new ChorusError("E_PLATFORM", `signal-cli exited (${exitOf(child)}) before it answered`, {
@@ -132,9 +133,13 @@ export class SignalDaemon {
       if (Date.now() > deadline) break;
       await abortableDelay(backoffDelay(attempt, POLL), signal);
     }
-    throw new ChorusError("E_PLATFORM", `signal-cli did not answer at ${config.httpUrl} within ${config.startupTimeoutMs} ms`, {
-      retryable: true,
-    });
+    throw new ChorusError(
+      "E_PLATFORM",
+      `signal-cli did not answer at ${config.httpUrl} within ${config.startupTimeoutMs} ms`,
+      {
+        retryable: true,
+      },
+    );
   }
 
   async #supervise(): Promise<void> {

@@ -85,7 +85,9 @@ export function rpcFailure(error: JsonRpcError, account: string, idempotent: boo
         return refused("E_INVALID_INPUT", { hint: "That number is not on Signal." });
       }
       if (/group/i.test(error.message) && /not found|not a member|invalid|unknown/i.test(error.message)) {
-        return refused("E_MESSAGE_NOT_FOUND", { hint: "The bot is not a member of that group (or it does not exist)." });
+        return refused("E_MESSAGE_NOT_FOUND", {
+          hint: "The bot is not a member of that group (or it does not exist).",
+        });
       }
       return refused("E_INVALID_INPUT");
     case RPC.IO_ERROR:

@@ -124,7 +124,11 @@ function reactionEvent(
   ctx: InboundContext,
 ): Normalized {
   const author = reaction.targetAuthorUuid ?? reaction.targetAuthorNumber ?? reaction.targetAuthor ?? "";
-  const fromBot = isBotAddress(ctx.bot, reaction.targetAuthorUuid, reaction.targetAuthorNumber ?? reaction.targetAuthor);
+  const fromBot = isBotAddress(
+    ctx.bot,
+    reaction.targetAuthorUuid,
+    reaction.targetAuthorNumber ?? reaction.targetAuthor,
+  );
   return {
     event: {
       type: "reaction",

@@ -85,7 +85,13 @@ function createSignalInstance(ctx: ChannelContext<SignalConfig>): ChannelInstanc
     const scope: RefScope = { channel: "signal", accountId: ctx.accountId, botId: botIdOf(bot) };
     return { scope, bot };
   };
-  const inbound = createInbound({ config, logger, directory, running: () => (bot ? running() : undefined), emit: ctx.emit });
+  const inbound = createInbound({
+    config,
+    logger,
+    directory,
+    running: () => (bot ? running() : undefined),
+    emit: ctx.emit,
+  });
 
   return {
     async start() {

@@ -50,7 +50,11 @@ export async function linkDevice(ctx: ChannelLoginContext<SignalConfig>): Promis
       );
       return { account: config.account };
     }
-    const { deviceLinkUri } = await rpc.call<{ deviceLinkUri: string }>("startLink", {}, { ...multi, operation: "start linking" });
+    const { deviceLinkUri } = await rpc.call<{ deviceLinkUri: string }>(
+      "startLink",
+      {},
+      { ...multi, operation: "start linking" },
+    );
     ctx.showQr(deviceLinkUri);
     ctx.print("On the phone: Signal → Settings → Linked devices → Link new device, then scan the code.");
     const linked = await rpc
@@ -64,7 +68,9 @@ export async function linkDevice(ctx: ChannelLoginContext<SignalConfig>): Promis
       });
     const number = linked.number ?? config.account;
     if (number !== config.account) {
-      ctx.print(`The phone linked ${number}, but channels.signal.account is ${config.account}: set account to ${number}.`);
+      ctx.print(
+        `The phone linked ${number}, but channels.signal.account is ${config.account}: set account to ${number}.`,
+      );
     }
     ctx.print("Start the gateway (chorus start), or restart it, to use this number.");
     return { account: number };
@@ -77,10 +83,14 @@ export async function linkDevice(ctx: ChannelLoginContext<SignalConfig>): Promis
 /** A daemon started with `-a` has no `listAccounts`/`startLink`: linking needs one without. */
 function singleAccountDaemon(error: unknown, config: SignalConfig): unknown {
   if (!isChorusError(error) || error.code !== "E_UNSUPPORTED") return error;
-  return new ChorusError("E_UNSUPPORTED", `the signal-cli daemon at ${config.httpUrl} serves one account and cannot link`, {
-    hint: `Stop it (and a gateway using it), then run \`signal-cli daemon --http ${new URL(config.httpUrl).host}\` without -a while linking, or set autoStart: true.`,
-    cause: error,
-  });
+  return new ChorusError(
+    "E_UNSUPPORTED",
+    `the signal-cli daemon at ${config.httpUrl} serves one account and cannot link`,
+    {
+      hint: `Stop it (and a gateway using it), then run \`signal-cli daemon --http ${new URL(config.httpUrl).host}\` without -a while linking, or set autoStart: true.`,
+      cause: error,
+    },
+  );
 }
 
 /** Why the phone did not link: the code expired, the link was refused, or the person gave up. */
@@ -90,7 +100,10 @@ function linkFailure(error: unknown, signal: AbortSignal): unknown {
   const rpcCode = Number((error.details as { platformCode?: string } | undefined)?.platformCode);
   const again = "Run `chorus channels login signal` again and scan the new code within a minute.";
   if (/timed out/i.test(error.message)) {
-    return new ChorusError("E_AUTH", "the link code expired before the phone scanned it", { hint: again, cause: error });
+    return new ChorusError("E_AUTH", "the link code expired before the phone scanned it", {
+      hint: again,
+      cause: error,
+    });
   }
   if (/already exists/i.test(error.message)) {
     return new ChorusError("E_AUTH", "signal-cli already has data for this number, so it refused to link it again", {
@@ -99,10 +112,14 @@ function linkFailure(error: unknown, signal: AbortSignal): unknown {
     });
   }
   if (rpcCode === RPC.IO_ERROR || rpcCode === RPC.USER_ERROR) {
-    return new ChorusError("E_AUTH", `the phone did not link this device (${error.message.replace(/^signal-cli: /, "")})`, {
-      hint: `The link was refused on the phone or broke off. ${again}`,
-      cause: error,
-    });
+    return new ChorusError(
+      "E_AUTH",
+      `the phone did not link this device (${error.message.replace(/^signal-cli: /, "")})`,
+      {
+        hint: `The link was refused on the phone or broke off. ${again}`,
+        cause: error,
+      },
+    );
   }
   return error;
 }

@@ -1,3 +1,4 @@
+import type { RefScope } from "@chorus/core";
 import { type ChannelInstance, ChorusError, type Logger, type MessageRef, splitText } from "@chorus/core";
 import type { SignalRpc } from "./client.js";
 import { recipientFailure } from "./errors.js";
@@ -5,7 +6,6 @@ import { markdownToStyles } from "./markdown.js";
 import { placeMentions } from "./mentions.js";
 import { addressOf, recipientParams, type SignalBot, signalRef } from "./refs.js";
 import type { SignalSendResponse } from "./wire.js";
-import type { RefScope } from "@chorus/core";
 
 /** The longest text sent as one Signal message; longer answers are split. */
 export const MAX_TEXT_LENGTH = 2000;
@@ -37,17 +37,26 @@ export function createOutbound(
         });
         warnAboutFailures(sent, bot.number, logger);
         refs.push(
-          signalRef(scope, { conversationId: conversation.id, timestamp: sent.timestamp, author: bot.number, fromBot: true }),
+          signalRef(scope, {
+            conversationId: conversation.id,
+            timestamp: sent.timestamp,
+            author: bot.number,
+            fromBot: true,
+          }),
         );
       }
       return refs[0] as MessageRef;
     },
     async setTyping(conversation, on) {
       running();
-      await rpc.call("sendTyping", { ...recipientParams(conversation.id), ...(on ? {} : { stop: true }) }, {
-        idempotent: true,
-        operation: `show typing in ${conversation.id}`,
-      });
+      await rpc.call(
+        "sendTyping",
+        { ...recipientParams(conversation.id), ...(on ? {} : { stop: true }) },
+        {
+          idempotent: true,
+          operation: `show typing in ${conversation.id}`,
+        },
+      );
     },
     async resolveMessageRef(_conversation, messageId) {
       // A timestamp alone does not say whose message it is; reacting to a guessed author would

@@ -63,7 +63,12 @@ export function signalRef(
 export function addressOf(ref: MessageRef): { author: string; timestamp: number } {
   const author = ref.data?.author;
   const timestamp = ref.data?.timestamp ?? Number(ref.messageId);
-  if (typeof author !== "string" || author === "" || typeof timestamp !== "number" || !Number.isSafeInteger(timestamp)) {
+  if (
+    typeof author !== "string" ||
+    author === "" ||
+    typeof timestamp !== "number" ||
+    !Number.isSafeInteger(timestamp)
+  ) {
     throw new ChorusError(
       "E_MESSAGE_NOT_FOUND",
       `Signal message ${ref.messageId} cannot be addressed: its author is not known`,
