@@ -132,5 +132,6 @@ function refusalOf(status: number, type: string, url: URL): string {
 function reasonOf(error: unknown, aborted: string): string {
   if ((error as Error)?.name === "AbortError") return aborted;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === "UND_ERR_SOCKET") return "the daemon closed the connection";
   return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
 }

@@ -22,9 +22,20 @@ const PICTOGRAPH = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
  */
 export function signalEmoji(intent: ReactionIntent): string {
   const given = intent.emoji ?? "";
-  const emoji = intent.resolved?.unicode ?? given;
+  const emoji = phoneForm(intent.resolved?.unicode ?? given);
   if ([...graphemes.segment(emoji)].length === 1 && PICTOGRAPH.test(emoji)) return emoji;
   throw unsupportedEmoji(given, QUICK_REACTIONS, "Signal");
+}
+
+/**
+ * One emoji spelled as phones send it, so the bot's reaction counts with everyone's: a lone
+ * character takes U+FE0F only when it is text by default (`❤` → `❤️`, `👍` stays); sequences
+ * (ZWJ, keycaps, skin tones) keep the data set's spelling.
+ */
+function phoneForm(emoji: string): string {
+  const bare = stripVariationSelectors(emoji);
+  if ([...bare].length !== 1) return emoji;
+  return /\p{Emoji_Presentation}/u.test(bare) ? bare : `${bare}\uFE0F`;
 }
 
 const same = (a: string, b: string) => stripVariationSelectors(a) === stripVariationSelectors(b);

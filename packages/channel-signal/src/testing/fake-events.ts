@@ -50,7 +50,7 @@ export class FakeEventHub {
 
   /** Sends one `receive` event (a JSON string or any raw `data`), or keeps it until a client connects. */
   send(data: string): void {
-    const listening = [...this.#subscribers].filter((s) => !s.silent);
+    const listening = [...this.#subscribers].filter((s) => !s.silent && !s.res.destroyed);
     if (listening.length === 0) {
       this.#waiting.push(data);
       return;
@@ -60,7 +60,11 @@ export class FakeEventHub {
 
   /** Ends every open stream, as a daemon that stops does. */
   dropAll(): void {
-    for (const subscriber of this.#subscribers) subscriber.res.destroy();
+    for (const subscriber of this.#subscribers) {
+      clearInterval(subscriber.keepAlive);
+      subscriber.res.destroy();
+    }
+    this.#subscribers.clear();
   }
 
   /** Open streams go quiet (no events, no keep-alives), as a hung daemon's do; new streams are fine. */

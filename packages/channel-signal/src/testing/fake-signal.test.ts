@@ -18,7 +18,8 @@ const rpc = async (method: string, params: Record<string, unknown> = {}, content
     headers: { "content-type": contentType },
     body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: { account: fake.account, ...params } }),
   });
-  return { status: response.status, body: response.status === 200 ? await response.json() : undefined };
+  const body = response.status === 200 ? ((await response.json()) as { result?: unknown; error?: unknown }) : undefined;
+  return { status: response.status, body };
 };
 
 /** The types of a JSON value, with the keys of its objects (and of an array's first item): "the same shape". */
@@ -63,12 +64,12 @@ describe("fake signal-cli daemon", () => {
   it("sends with per-recipient results, and fails like signal-cli when no recipient got it", async () => {
     const ann = fake.state.addPerson({ number: "+15550002222", name: "Ann" });
     const sent = await rpc("send", { recipient: [ann.number], message: "hi" });
-    expect(sent.body.result).toEqual({
+    expect(sent.body?.result).toEqual({
       timestamp: expect.any(Number),
       results: [{ recipientAddress: { uuid: ann.uuid, number: ann.number, username: null }, type: "SUCCESS" }],
     });
     fake.failNext("send", { type: "RATE_LIMIT_FAILURE", retryAfterSeconds: 4 });
-    expect((await rpc("send", { recipient: [ann.uuid], message: "again" })).body.error).toEqual({
+    expect((await rpc("send", { recipient: [ann.uuid], message: "again" })).body?.error).toEqual({
       code: -5,
       message: "Failed to send message due to rate limiting",
       data: {
@@ -78,7 +79,7 @@ describe("fake signal-cli daemon", () => {
         },
       },
     });
-    expect((await rpc("send", { recipient: ["+15559999999"], message: "?" })).body.error).toMatchObject({
+    expect((await rpc("send", { recipient: ["+15559999999"], message: "?" })).body?.error).toMatchObject({
       code: -1,
       message: "Failed to send message",
       data: { response: { results: [{ type: "UNREGISTERED_FAILURE" }] } },
@@ -104,7 +105,7 @@ describe("fake signal-cli daemon", () => {
     expect(fake.botReactions(ann.uuid, timestamp)).toEqual(["❤️"]);
     await react("❤️", true);
     expect(fake.botReactions(ann.uuid, timestamp)).toEqual([]);
-    expect((await react("thumbsup")).body.error).toMatchObject({ code: -1 });
+    expect((await react("thumbsup")).body?.error).toMatchObject({ code: -1 });
   });
 
   it("streams receive events shaped like signal-cli's, and keeps them while nobody listens", async () => {
@@ -140,7 +141,7 @@ describe("fake signal-cli daemon", () => {
   });
 
   it("links in multi-account mode only, and refuses unknown accounts there", async () => {
-    expect((await rpc("startLink")).body.error).toMatchObject({ code: -32601 });
+    expect((await rpc("startLink")).body?.error).toMatchObject({ code: -32601 });
     const multi = new FakeSignal({ mode: "multi" });
     await multi.start();
     try {

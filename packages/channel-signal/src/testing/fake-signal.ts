@@ -94,8 +94,18 @@ export class FakeSignal {
 
   /** The daemon stops and comes back on the same port with the same data (event streams cut). */
   async restart(): Promise<void> {
+    await this.resume(await this.stop());
+  }
+
+  /** The daemon stops (connections refused); resolves with its port for `resume`. */
+  async stop(): Promise<number> {
     const port = this.server.port;
     await this.close();
+    return port;
+  }
+
+  /** A stopped daemon starts again on `port`, with its data. */
+  async resume(port: number): Promise<void> {
     this.server = this.#build(port);
     await this.server.start();
   }
