@@ -7,10 +7,10 @@ import { daemonAddress, type SignalConfig } from "./config.js";
 /** How long a stopped daemon may take to exit after SIGTERM before it is killed. */
 const STOP_GRACE_MS = 5_000;
 
-/** The arguments `autoStart` runs signal-cli with (`account` undefined: multi-account mode, for linking). */
-export function daemonArgs(config: Pick<SignalConfig, "httpUrl">, account?: string): string[] {
+/** The arguments `autoStart` runs signal-cli with; multi-account mode (no `-a`) is for linking. */
+export function daemonArgs(config: Pick<SignalConfig, "httpUrl" | "account">, multiAccount = false): string[] {
   return [
-    ...(account ? ["-a", account] : []),
+    ...(multiAccount ? [] : ["-a", config.account]),
     "daemon",
     "--http",
     daemonAddress(config.httpUrl),
@@ -37,8 +37,8 @@ export interface DaemonOptions {
   readonly logger: Logger;
   /** Stopping the channel stops the daemon for good. */
   readonly signal: AbortSignal;
-  /** Undefined: one daemon per account (`-a`); else multi-account mode for linking. */
-  readonly account?: string;
+  /** Without `-a`: every account signal-cli has, and linking new ones (the login). */
+  readonly multiAccount?: boolean;
   /** Told when the daemon is ready, or down with the reason. */
   onState?(problem?: string): void;
 }
@@ -90,7 +90,7 @@ export class SignalDaemon {
 
   async #launch(): Promise<void> {
     const { config, logger } = this.options;
-    const args = daemonArgs(config, this.options.account);
+    const args = daemonArgs(config, this.options.multiAccount);
     logger.debug({ cliPath: config.cliPath, args }, "signal: starting the signal-cli daemon");
     const child = spawn(config.cliPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     this.#child = child;

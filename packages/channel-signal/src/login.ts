@@ -35,7 +35,7 @@ export async function linkDevice(ctx: ChannelLoginContext<SignalConfig>): Promis
   let daemon: SignalDaemon | undefined;
   try {
     if (config.autoStart && !(await daemonAnswers(config.httpUrl))) {
-      daemon = new SignalDaemon({ config, logger: ctx.logger, signal });
+      daemon = new SignalDaemon({ config, logger: ctx.logger, signal, multiAccount: true });
       await daemon.start();
     }
     const rpc = new SignalRpc(config, { signal, redactor });

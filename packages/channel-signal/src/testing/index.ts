@@ -3,7 +3,7 @@
  * tests and other authors run against the same platform this package's tests use.
  */
 
-export { fakeSignalCli } from "./fake-cli.js";
+export { type FakeCli, type FakeCliWorld, fakeSignalCli } from "./fake-cli.js";
 export {
   type DataParts,
   type FakePerson,
