@@ -1,0 +1,119 @@
+import { MemoryStore } from "@chorus/channel-kit/state";
+import { type ChannelLoginResult, silentLogger } from "@chorus/core";
+import { validatePluginConfig, waitFor } from "@chorus/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { signalChannel } from "./index.js";
+import { FakeSignal } from "./testing/index.js";
+
+// `chorus channels login signal` as the plugin sees it: a daemon in multi-account mode, the QR
+// code, the phone scanning it (or not).
+let fake: FakeSignal;
+let shown: string[];
+let printed: string[];
+let abort: AbortController;
+
+beforeEach(async () => {
+  fake = new FakeSignal({ mode: "multi" });
+  await fake.start();
+  shown = [];
+  printed = [];
+  abort = new AbortController();
+});
+
+afterEach(async () => {
+  abort.abort();
+  await fake.close();
+});
+
+async function login(options: Record<string, string> = {}, daemon = fake): Promise<ChannelLoginResult> {
+  const config = await validatePluginConfig(signalChannel, daemon.config({ retries: 0 }));
+  return (signalChannel.login as NonNullable<typeof signalChannel.login>)({
+    config,
+    accountId: "default",
+    store: new MemoryStore(),
+    stateDir: "/nonexistent",
+    logger: silentLogger,
+    signal: abort.signal,
+    options,
+    showQr: (data) => shown.push(data),
+    print: (line) => printed.push(line),
+  });
+}
+
+/** The link URI the login shows, once it waits for the phone. */
+async function waitingLink(): Promise<string> {
+  await waitFor(() => fake.linking.waiting().length === 1);
+  return fake.linking.waiting()[0] as string;
+}
+
+describe("linking Signal", () => {
+  it("shows the sgnl://linkdevice URI as a QR code and resolves once the phone scanned it", async () => {
+    const linking = login();
+    const uri = await waitingLink();
+    expect(shown).toEqual([uri]);
+    expect(uri).toMatch(/^sgnl:\/\/linkdevice\?uuid=/);
+    expect(printed).toContain(
+      "On the phone: Signal → Settings → Linked devices → Link new device, then scan the code.",
+    );
+    fake.linking.scan(uri, fake.account);
+    expect(await linking).toEqual({ account: fake.account });
+    expect(fake.linking.linkedNames).toEqual(["Chorus"]);
+    expect(fake.calls("finishLink")).toEqual([{ deviceLinkUri: uri, deviceName: "Chorus" }]);
+    expect(printed.at(-1)).toBe("Start the gateway (chorus start), or restart it, to use this number.");
+  });
+
+  it("names the device after --device-name", async () => {
+    const linking = login({ "device-name": "Kitchen bot" });
+    fake.linking.scan(await waitingLink(), fake.account);
+    await linking;
+    expect(fake.linking.linkedNames).toEqual(["Kitchen bot"]);
+  });
+
+  it("fails clearly when the code expires, and when the phone refuses the link", async () => {
+    const expiring = login();
+    fake.linking.expire(await waitingLink());
+    await expect(expiring).rejects.toMatchObject({
+      code: "E_AUTH",
+      message: "the link code expired before the phone scanned it",
+      hint: expect.stringContaining("chorus channels login signal"),
+    });
+    const refused = login();
+    fake.linking.refuse(await waitingLink());
+    await expect(refused).rejects.toMatchObject({
+      code: "E_AUTH",
+      message: "the phone did not link this device (Link request error: Connection closed! (IOException))",
+    });
+    expect(fake.accounts.size).toBe(0);
+  });
+
+  it("says so when the number is linked already, without a new code", async () => {
+    fake.accounts.add(fake.account);
+    expect(await login()).toEqual({ account: fake.account });
+    expect(shown).toEqual([]);
+    expect(printed[0]).toMatch(/^Signal is already linked as \+15550001000\./);
+  });
+
+  it("explains that a daemon started with -a cannot link", async () => {
+    const single = new FakeSignal();
+    await single.start();
+    try {
+      await expect(login({}, single)).rejects.toMatchObject({
+        code: "E_UNSUPPORTED",
+        message: `the signal-cli daemon at ${single.url} serves one account and cannot link`,
+        hint: expect.stringContaining("without -a"),
+      });
+    } finally {
+      await single.close();
+    }
+  });
+
+  it("declares its option for the CLI", () => {
+    expect(signalChannel.loginOptions).toEqual([
+      {
+        name: "device-name",
+        value: "<name>",
+        description: 'how the phone lists this linked device (default "Chorus")',
+      },
+    ]);
+  });
+});
