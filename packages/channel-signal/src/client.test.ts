@@ -48,6 +48,14 @@ describe("signal-cli's answers", () => {
     expect(fake.sentTo(ann.uuid).map((m) => m.text)).toEqual(["hi"]);
   });
 
+  it("leave a proxy's HTTP 429 with Retry-After to the kit", async () => {
+    fake.server.inject(faults.rateLimit({ path: "/api/v1/rpc" }, 45));
+    expect(await failure(send())).toMatchObject({ code: "E_RATE_LIMITED", retryAfterMs: 45_000 });
+    fake.server.inject(faults.rateLimit({ path: "/api/v1/rpc" }, 1));
+    await send(rpc({ retries: 1, maxRetryAfterMs: 2_000 }));
+    expect(fake.sentTo(ann.uuid)).toHaveLength(1);
+  });
+
   it("retry a NETWORK_FAILURE (nothing was sent) and a 5xx, then succeed", async () => {
     fake.failNext("send", { type: "NETWORK_FAILURE" });
     fake.server.inject(faults.serverError({ path: "/api/v1/rpc" }, { status: 502 }));

@@ -60,6 +60,12 @@ describe("channels.signal config", () => {
     expect(daemonArgs(config, true).slice(0, 3)).toEqual(["daemon", "--http", "127.0.0.1:18080"]);
   });
 
+  it("keeps credentials out of httpUrl", async () => {
+    await expect(
+      validatePluginConfig(signalChannel, { account: "+15551234567", httpUrl: "http://u:secret-pass@proxy:8080" }),
+    ).rejects.toThrow("put the proxy's credentials in auth, not in httpUrl");
+  });
+
   it("declares the proxy password as the secret", () => {
     expect(signalChannel.secretKeys).toEqual(["auth.password"]);
   });

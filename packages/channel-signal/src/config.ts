@@ -39,8 +39,15 @@ export const signalConfigSchema = z
   })
   .strict()
   .superRefine((config, ctx) => {
-    if (!config.autoStart) return;
     const url = new URL(config.httpUrl);
+    if (url.username !== "" || url.password !== "") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["httpUrl"],
+        message: "put the proxy's credentials in auth, not in httpUrl",
+      });
+    }
+    if (!config.autoStart) return;
     if (url.protocol !== "http:" || !LOOPBACK_HOSTS.has(url.hostname)) {
       ctx.addIssue({
         code: "custom",

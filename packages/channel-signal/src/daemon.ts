@@ -69,7 +69,9 @@ export class SignalDaemon {
     const { config } = this.options;
     if (await daemonAnswers(config.httpUrl)) {
       throw new ChorusError("E_INVALID_INPUT", `something already answers at ${config.httpUrl}`, {
-        hint: "Another signal-cli daemon runs there: set channels.signal.autoStart to false to use it, or pick another port in httpUrl.",
+        hint:
+          "Another signal-cli daemon runs there (perhaps one left over from a gateway that was killed): stop it, " +
+          "or set channels.signal.autoStart to false to use it, or pick another port in httpUrl.",
       });
     }
     await this.#launch();

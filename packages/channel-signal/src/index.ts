@@ -146,7 +146,10 @@ function createSignalInstance(ctx: ChannelContext<SignalConfig>): ChannelInstanc
       if (problem) return redactor.status({ state: "degraded", detail: problem });
       const name = bot.name ? ` (${bot.name})` : "";
       const pid = daemon?.pid ? `; signal-cli pid ${daemon.pid}` : "";
-      return { state: "running", detail: `linked as ${bot.number}${name}; events from ${config.httpUrl}${pid}` };
+      return redactor.status({
+        state: "running",
+        detail: `linked as ${bot.number}${name}; events from ${config.httpUrl}${pid}`,
+      });
     },
     identity: () =>
       bot ? { id: botIdOf(bot), e164: bot.number, isBot: true, ...(bot.name ? { name: bot.name } : {}) } : undefined,
