@@ -1,9 +1,13 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { MemoryStore } from "@chorus/channel-kit/state";
 import { type ChannelLoginResult, silentLogger } from "@chorus/core";
-import { validatePluginConfig, waitFor } from "@chorus/testkit";
+import { closedPort, validatePluginConfig, waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signalChannel } from "./index.js";
-import { FakeSignal } from "./testing/index.js";
+import { FakeSignal, fakeSignalCli } from "./testing/index.js";
 
 // `chorus channels login signal` as the plugin sees it: a daemon in multi-account mode, the QR
 // code, the phone scanning it (or not).
@@ -25,8 +29,11 @@ afterEach(async () => {
   await fake.close();
 });
 
-async function login(options: Record<string, string> = {}, daemon = fake): Promise<ChannelLoginResult> {
-  const config = await validatePluginConfig(signalChannel, daemon.config({ retries: 0 }));
+async function login(
+  options: Record<string, string> = {},
+  block: Record<string, unknown> = fake.config({ retries: 0 }),
+): Promise<ChannelLoginResult> {
+  const config = await validatePluginConfig(signalChannel, block);
   return (signalChannel.login as NonNullable<typeof signalChannel.login>)({
     config,
     accountId: "default",
@@ -97,7 +104,7 @@ describe("linking Signal", () => {
     const single = new FakeSignal();
     await single.start();
     try {
-      await expect(login({}, single)).rejects.toMatchObject({
+      await expect(login({}, single.config({ retries: 0 }))).rejects.toMatchObject({
         code: "E_UNSUPPORTED",
         message: `the signal-cli daemon at ${single.url} serves one account and cannot link`,
         hint: expect.stringContaining("without -a"),
@@ -106,6 +113,26 @@ describe("linking Signal", () => {
       await single.close();
     }
   });
+
+  it("with autoStart, runs signal-cli without -a for the time of the login, and stops it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "signal-login-"));
+    try {
+      const bot = { number: "+15550001000", uuid: randomUUID(), name: "Chorus" };
+      const cli = await fakeSignalCli(dir, { bot, linked: false });
+      const httpUrl = `http://127.0.0.1:${await closedPort()}`;
+      const linking = login({}, { account: bot.number, httpUrl, autoStart: true, cliPath: cli.path, retries: 0 });
+      await waitFor(() => shown.length === 1, { timeoutMs: 20_000 });
+      const scanned = await (await fetch(`${httpUrl}/__fake/scan`, { method: "POST" })).json();
+      expect(scanned).toEqual({ uri: shown[0], names: ["Chorus"] });
+      expect(await linking).toEqual({ account: bot.number });
+      const [start] = (await readFile(cli.log, "utf8")).split("\n").map((line) => JSON.parse(line || "{}"));
+      expect(start.args.slice(0, 3)).toEqual(["daemon", "--http", httpUrl.replace("http://", "")]);
+      // The login's daemon is gone with it.
+      await expect(fetch(`${httpUrl}/api/v1/check`)).rejects.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it("declares its option for the CLI", () => {
     expect(signalChannel.loginOptions).toEqual([

@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 export interface FakeCliWorld {
   bot: { number: string; uuid: string; name: string };
   people?: { uuid: string; number: string | null; name: string | null }[];
+  /** Without `-a` (multi-account mode): whether the bot's number is linked already; default true. */
+  linked?: boolean;
 }
 
 /** A fake `signal-cli` executable, and where it logs each start. */

@@ -1,7 +1,8 @@
 /**
  * The fake `signal-cli` process (see `fakeSignalCli`): `[-a ACCOUNT] daemon --http HOST:PORT …`
- * runs the fake daemon on that port. Tests reach its people through `POST /__fake/sends` and read
- * what the bot sent at `GET /__fake/sent`, since they live in another process.
+ * runs the fake daemon on that port. Tests live in another process, so they reach its people
+ * through `POST /__fake/sends`, read what the bot sent at `GET /__fake/sent`, and scan a waiting
+ * link code with `POST /__fake/scan`.
  */
 import { appendFileSync, readFileSync } from "node:fs";
 import type { FakeCliWorld } from "./fake-cli.js";
@@ -28,7 +29,7 @@ if (account && account !== world.bot.number) {
   process.exit(1);
 }
 const port = Number(http.split(":").at(-1));
-const fake = new FakeSignal({ bot: world.bot, mode: account ? "single" : "multi", linked: true, port });
+const fake = new FakeSignal({ bot: world.bot, mode: account ? "single" : "multi", linked: world.linked ?? true, port });
 for (const person of world.people ?? []) fake.state.addPerson(person);
 
 fake.server.route("POST", "/__fake/sends", (ctx) => {
@@ -38,6 +39,12 @@ fake.server.route("POST", "/__fake/sends", (ctx) => {
   return { status: 200, json: fake.people.sends({ from, text: body.text }) };
 });
 fake.server.route("GET", "/__fake/sent", () => ({ status: 200, json: fake.state.messages }));
+fake.server.route("POST", "/__fake/scan", () => {
+  const [uri] = fake.linking.waiting();
+  if (!uri) return { status: 404, json: { error: "no link code waits" } };
+  fake.linking.scan(uri, fake.account);
+  return { status: 200, json: { uri, names: fake.linking.linkedNames } };
+});
 
 await fake.start();
 process.stdout.write(
