@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { FaultKind } from "./faults.js";
 
 /** A path pattern: `/bot:token/:method` style (`:name` params, `*` wildcard) or a RegExp (named groups → params). */
@@ -7,13 +7,19 @@ export type PathPattern = string | RegExp;
 /** Header values a fake may answer with. */
 export type ResponseHeaders = Record<string, string | number | string[]>;
 
-/** What a route handler answers; `json` (serialised, content-type JSON) wins over `body`. */
+/** What a route handler answers; `json` (serialised, content-type JSON) wins over `body`, `stream` over both. */
 export interface FakeResponse {
   /** Defaults to 200. */
   status?: number;
   headers?: ResponseHeaders;
   json?: unknown;
   body?: string | Buffer;
+  /**
+   * A body written over time (Server-Sent Events, a chunked long poll): called with the open
+   * response once the status and headers are sent; the fake writes and ends it when it likes.
+   * `close()` of the server destroys it like every other connection.
+   */
+  stream?: (res: ServerResponse) => void;
 }
 
 /** Everything a route handler knows about one request. */

@@ -8,6 +8,12 @@ export function writeResponse(res: ServerResponse, response: FakeResponse): numb
   if (res.destroyed || res.writableEnded) return status;
   const headers: Record<string, string | number | string[]> = {};
   for (const [name, value] of Object.entries(response.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (response.stream) {
+    res.writeHead(status, headers);
+    res.flushHeaders();
+    response.stream(res);
+    return status;
+  }
   let payload: string | Buffer | undefined;
   if (response.json !== undefined) {
     payload = JSON.stringify(response.json);
