@@ -38,7 +38,7 @@ function checkTyped(error: unknown, what: string): void {
 /** After the platform healed, the instance receives and sends again. */
 async function checkRecovered(h: ChannelHarness, kind: PlatformFault): Promise<void> {
   const text = `contract recovered from ${kind} ${randomUUID().slice(0, 8)}`;
-  await h.within("delivering after the fault", Promise.resolve(h.fixture.userSends(text)));
+  await h.within("delivering after the fault", Promise.resolve(h.fixture.userSends(text, h.running.hooksUrl)));
   try {
     await h.running.waitForEvent((e) => e.type === "message" && e.text === text, h.stepTimeoutMs);
   } catch {

@@ -13,7 +13,7 @@ const isMessage =
 
 /** Someone writes `text`; resolves with its event once the plugin emitted it. */
 async function delivered(h: ChannelHarness, text: string): Promise<InboundMessageEvent> {
-  await h.within(`delivering "${text}"`, Promise.resolve(h.fixture.userSends(text)));
+  await h.within(`delivering "${text}"`, Promise.resolve(h.fixture.userSends(text, h.running.hooksUrl)));
   try {
     return await h.running.waitForEvent(isMessage(text), h.stepTimeoutMs);
   } catch {
@@ -73,7 +73,7 @@ export const INBOUND_CASES: readonly ContractCase<ChannelHarness>[] = [
       await delivered(h, text);
       const redeliver = networkHook(h.fixture, "redeliverLast");
       // In process nothing is redelivered; what must hold instead is that a restart replays nothing.
-      if (redeliver) await h.within("redelivering the last event", Promise.resolve(redeliver()));
+      if (redeliver) await h.within("redelivering the last event", Promise.resolve(redeliver(h.running.hooksUrl)));
       else await h.restart();
       await delivered(h, unique("after the redelivery"));
       const copies = h.running.events.filter(isMessage(text));
@@ -116,7 +116,7 @@ export const INBOUND_CASES: readonly ContractCase<ChannelHarness>[] = [
         return;
       }
       const before = h.running.logs.at("warn", true).length;
-      await h.within("delivering an unparseable payload", Promise.resolve(unparseable()));
+      await h.within("delivering an unparseable payload", Promise.resolve(unparseable(h.running.hooksUrl)));
       await delivered(h, unique("after the garbage"));
       try {
         await waitFor(() => h.running.logs.at("warn", true).length > before, { timeoutMs: h.stepTimeoutMs });

@@ -23,8 +23,12 @@ export interface ContractFixture {
  * faults and secrets. Every hook acts on the platform side, as the real platform would.
  */
 export interface ChannelContractFixture extends ContractFixture {
-  /** Someone other than the bot writes `text` in `conversation`; the platform delivers it to the bot. */
-  userSends(text: string): void | Promise<void>;
+  /**
+   * Someone other than the bot writes `text` in `conversation`; the platform delivers it to the bot.
+   * `hooksUrl` is where the running instance's webhook routes are served (`<hooksUrl>/hooks/<id>/…`),
+   * for platforms whose webhook URL an admin registers by hand (it stays the same across restarts).
+   */
+  userSends(text: string, hooksUrl: string): void | Promise<void>;
   /**
    * For a channel whose platform runs inside the host (the gateway's webchat): why nothing can be
    * redelivered, garbled or cut off between them. The hooks for those (`redeliverLast`,
@@ -34,9 +38,9 @@ export interface ChannelContractFixture extends ContractFixture {
    */
   inProcess?: string;
   /** The platform delivers its last event to the bot again, as it does when an answer was lost. */
-  redeliverLast?(): void | Promise<void>;
+  redeliverLast?(hooksUrl: string): void | Promise<void>;
   /** The platform delivers, where an event belongs, a payload the plugin cannot parse. */
-  deliverUnparseable?(): void | Promise<void>;
+  deliverUnparseable?(hooksUrl: string): void | Promise<void>;
   /**
    * Posts to the running instance a webhook delivery carrying `text` with a forged signature or
    * secret; resolves with the HTTP status it answered. Absent for channels without webhooks.
