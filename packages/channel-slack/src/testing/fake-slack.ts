@@ -236,7 +236,7 @@ export class FakeSlack {
   #reactionEvent(type: string, message: FakeMessage, user: string, name: string): Promise<void> {
     const conversation = this.state.conversations.get(message.channel);
     if (!conversation?.members.includes(this.bot.id) || !SUBSCRIBED.has(type)) return Promise.resolve();
-    const item = { type: "message", channel: message.channel, ts: message.ts };
+    const item = { type: "message", channel: message.channel, ts: message.ts, channel_type: conversation.type };
     return this.#deliver(
       this.http.envelope({ type, user, reaction: name, item_user: message.user, item, event_ts: this.state.nextTs() }),
     );
