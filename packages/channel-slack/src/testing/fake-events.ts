@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { hmacSha256Hex } from "@chorus/channel-kit";
+import { hmacSha256Hex, KeyedQueue } from "@chorus/channel-kit";
 
 /** How one HTTP delivery is posted; a forger's or a replay's changes for the signature tests. */
 export interface PostOptions {
@@ -41,7 +41,8 @@ export class FakeSlackHttpEvents {
   /** The Request URL (Event Subscriptions); nothing is delivered before it is set. */
   requestUrl: string | undefined;
   readonly posted: PostedDelivery[] = [];
-  #queue: Promise<unknown> = Promise.resolve();
+  /** One delivery at a time, in order, as Slack sends to one app. */
+  readonly #queue = new KeyedQueue();
 
   constructor(
     private readonly signingSecret: string,
@@ -71,14 +72,12 @@ export class FakeSlackHttpEvents {
 
   /** Posts `body` signed (by Slack, or by `options.secret`), after every delivery before it; resolves with the status. */
   post(body: string, options: PostOptions = {}): Promise<number> {
-    const sent = this.#queue.then(() => this.#send(body, options));
-    this.#queue = sent;
-    return sent;
+    return this.#queue.run("app", () => this.#send(body, options));
   }
 
   /** Resolves once every delivery so far was answered. */
-  async settled(): Promise<void> {
-    await this.#queue;
+  settled(): Promise<void> {
+    return this.#queue.run("app", async () => {});
   }
 
   /** What Slack does when the Request URL is saved: a signed `url_verification`; true when the app echoed the challenge. */
