@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFakeSlack, type FakeSlack } from "@chorus/channel-slack/testing";
 import { eventually } from "@chorus/testkit";
@@ -85,6 +87,26 @@ for (const mode of ["socket", "http"] as const) {
       expect(model.requests).toHaveLength(2);
       expect(fromBot()).toHaveLength(1);
     }, 40_000);
+
+    it("a mention inside a thread is answered in that thread, in the thread's own session", async () => {
+      const top = await slack.userSends({ channel: TEAM, user: BOB, text: "Release notes draft" });
+      model.script({ text: "Looks complete." });
+      await slack.userSends({
+        channel: TEAM,
+        user: ANN,
+        text: `<@${slack.bot.id}> anything missing?`,
+        thread_ts: top.ts,
+      });
+      const inThread = () => slack.messagesIn(TEAM).filter((m) => m.user === slack.bot.id && m.thread_ts === top.ts);
+      await eventually(() => expect(inThread().map((m) => m.text)).toEqual(["Looks complete."]), { timeoutMs: 15_000 });
+      const key = `agent:main:slack:group:${TEAM}:topic:${top.ts}`;
+      await eventually(async () => {
+        const sessions = JSON.parse(
+          await readFile(join(gateway.home, "agents", "main", "sessions", "sessions.json"), "utf8"),
+        );
+        expect(Object.keys(sessions.sessions)).toContain(key);
+      });
+    }, 30_000);
 
     if (mode === "http") {
       it("a forged request is refused with 401 and reaches no model", async () => {
