@@ -1,7 +1,7 @@
+import { inspect } from "node:util";
 import type { InboundMessageEvent, InboundReactionEvent } from "@chorus/core";
 import { eventually, faults, type RunningChannel, startChannel } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { everyone, groupMention } from "./fixtures/gateway.js";
 import { discordChannel } from "./index.js";
 import { createFakeDiscord, type FakeDiscord } from "./testing/index.js";
 
@@ -38,26 +38,15 @@ describe("Discord inbound", () => {
     expect(channel.instance.status().state).toBe("running");
   });
 
-  it("normalises a group mention fixture: conversation, sender nick, mention facts, resolved markup", async () => {
-    fake.dispatch("MESSAGE_CREATE", groupMention);
-    const event = await waitMessage("can you ask");
-    expect(event).toMatchObject({
-      eventId: `message:${groupMention.id}`,
-      conversation: { id: "200", kind: "group", title: "#general (Team)" },
-      sender: { id: ANN.id, name: "Annie", isBot: false },
-      text: "@Chorus can you ask @Bob?",
-      mentions: { bot: true, others: [BOB.id] },
-      ref: { channel: "discord", conversationId: "200", messageId: groupMention.id, fromBot: false },
-    });
-  });
-
-  it("@everyone is not a mention of the bot; the bot's role is; redelivery is dropped", async () => {
-    fake.dispatch("MESSAGE_CREATE", everyone);
-    fake.dispatch("MESSAGE_CREATE", everyone);
-    expect((await waitMessage("standup")).mentions).toEqual({ bot: false, others: [] });
+  it("the bot's role is a mention of the bot; a redelivered message is emitted once", async () => {
     fake.userSends({ channelId: "200", author: ANN, content: `<@&${fake.botRoleId("100")}> ping by role` });
     expect((await waitMessage("ping by role")).mentions.bot).toBe(true);
-    expect(channel.events.filter(messageWith("standup"))).toHaveLength(1);
+    // discord.js passes a MESSAGE_CREATE of a message it holds by; one it no longer holds would
+    // reach the host with the same eventId (message:<id>), which drops the repeat.
+    fake.redeliverLast();
+    fake.userSends({ channelId: "200", author: ANN, content: "after the redelivery" });
+    await waitMessage("after the redelivery");
+    expect(channel.events.filter(messageWith("ping by role"))).toHaveLength(1);
   });
 
   it("a reply to the bot carries replyTo.fromBot; the bot's own echo is dropped", async () => {
@@ -176,6 +165,15 @@ describe("Discord failures", () => {
       code: "E_PLATFORM",
       retryable: true,
     });
+  });
+
+  it("a 401 on a call is E_AUTH; the error, causes included, carries no token", async () => {
+    fake.server.inject(faults.serverError(SEND, { status: 401, body: { message: "401: Unauthorized", code: 0 } }));
+    const error = await channel.instance.send({ id: "200" }, { text: "x" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "E_AUTH", hint: expect.stringMatching(/Reset Token/) });
+    const shown = inspect(error, { depth: 10 });
+    expect(shown).toContain("/channels/200/messages");
+    expect(shown).not.toContain(fake.token);
   });
 
   it("a wrong token is E_AUTH at start", async () => {

@@ -1,6 +1,8 @@
+import type { Redactor } from "@chorus/channel-kit";
 import { Client, GatewayIntentBits, Partials, type RequestData, type RouteLike } from "discord.js";
 import type { DiscordConfig } from "./config.js";
 import { toDiscordError } from "./errors.js";
+import { ShardGuard } from "./shards.js";
 
 /** The gateway intents the channel needs; MESSAGE_CONTENT (privileged) only when configured. */
 export function discordIntents(config: Pick<DiscordConfig, "messageContent">): GatewayIntentBits[] {
@@ -17,9 +19,13 @@ export function discordIntents(config: Pick<DiscordConfig, "messageContent">): G
 /**
  * A discord.js Client whose REST root is `apiRoot`; the gateway URL then comes from
  * `GET /gateway/bot`, so REST and WebSocket both reach the configured server. Partials let
- * reactions on messages, channels and users that are not cached arrive.
+ * reactions on messages, channels and users that are not cached arrive. `shards.retire()` before
+ * `client.destroy()` makes sure nothing of it connects again.
  */
-export function createDiscordClient(config: DiscordConfig): Client {
+export function createDiscordClient(
+  config: Omit<DiscordConfig, "reconnectMinMs" | "reconnectMaxMs" | "readyTimeoutMs" | "token" | "guilds">,
+  shards: ShardGuard = new ShardGuard(),
+): Client {
   return new Client({
     intents: discordIntents(config),
     partials: [Partials.Message, Partials.Reaction, Partials.User, Partials.Channel, Partials.GuildMember],
@@ -31,21 +37,25 @@ export function createDiscordClient(config: DiscordConfig): Client {
       rejectOnRateLimit: (info) => info.retryAfter > config.maxRetryAfterMs,
     },
     allowedMentions: { parse: ["users"], repliedUser: true },
+    ws: { buildStrategy: (manager) => shards.build(manager) },
   });
 }
 
 type Method = "get" | "post" | "put" | "delete";
 
-/** REST calls through the Client's queue (rate limits, retries), with errors as ChorusErrors. */
+/** REST calls through the Client's queue (rate limits, retries), with errors as ChorusErrors without secrets. */
 export class DiscordRest {
-  constructor(private readonly client: () => Client) {}
+  constructor(
+    private readonly client: () => Client,
+    private readonly redactor: Redactor,
+  ) {}
 
   /** Calls one route; `what` names it in errors (`send`, `react`). */
   async call<T>(method: Method, route: RouteLike, what: string, options: RequestData = {}): Promise<T> {
     try {
       return (await this.client().rest[method](route, options)) as T;
     } catch (error) {
-      throw toDiscordError(error, what);
+      throw this.redactor.error(toDiscordError(error, what));
     }
   }
 }

@@ -1,4 +1,8 @@
+import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
 import { z } from "zod";
+
+/** Config keys whose values are secrets: never shown, and removed from every log line, error and status. */
+export const DISCORD_SECRET_KEYS = ["token"] as const;
 
 /**
  * `channels.discord` (or one account under `channels.discord.accounts.<name>`). The gateway strips
@@ -27,14 +31,14 @@ export const discordConfigSchema = z
         z.object({ enabled: z.boolean().default(true) }).strict(),
       )
       .optional(),
-    /** Retries of one REST call after a 5xx or a network error (discord.js' own retry). */
-    retries: z.number().int().min(0).max(10).default(2),
-    /** Longest 429 wait discord.js' queue sits out itself; a longer one fails at once with E_RATE_LIMITED. */
-    maxRetryAfterMs: z.number().int().min(0).default(10_000),
-    /** One REST request gives up after this long. */
-    timeoutMs: z.number().int().min(100).default(15_000),
-    /** How long start() waits for the gateway's READY and the guilds before it fails. */
-    readyTimeoutMs: z.number().int().min(100).default(30_000),
+    // retries → discord.js' REST retries after a 5xx or a network error; timeoutMs → its request
+    // timeout; maxRetryAfterMs → the longest 429 its queue sits out (a longer one is E_RATE_LIMITED).
+    ...retryOptionsShape,
+    // The wait before logging in again after Discord ended the session for good (a revoked token,
+    // a refused intent); discord.js resumes ordinary connection losses itself.
+    ...reconnectOptionsShape,
+    /** How long a login waits for the gateway's READY and the guilds before it fails. */
+    readyTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
   })
   .strict();
 

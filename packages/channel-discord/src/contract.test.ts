@@ -1,27 +1,44 @@
-import { describeReactionContract } from "@chorus/testkit/vitest";
+import { type ChannelContractFixture, closedPort } from "@chorus/testkit";
+import { describeChannelContract } from "@chorus/testkit/vitest";
 import { discordChannel } from "./index.js";
-import { createFakeDiscord } from "./testing/index.js";
+import { ANN, FAST, startFakeDiscord } from "./test-support.test-util.js";
 
-const ANN = { id: "700000000000000001", username: "ann", global_name: "Ann" };
+/** The bot token of the run: it must never show up in an error, a status, an event or a log line. */
+const CANARY = "canary-discord-token.MTA5ODc2.5e1d0c9a";
 
-// Every DESIGN §2.2 case the Discord flags (clearAll, list) make relevant, checked against the
-// reactions the fake Discord really holds afterwards — through the real discord.js Client.
-describeReactionContract("Discord reaction contract", {
+/**
+ * The fake Discord as a whole-channel contract fixture: people write in #general (MESSAGE_CREATE
+ * on the gateway), a redelivery is the same dispatch again, and a fault hits REST and the gateway
+ * WebSocket at once.
+ */
+async function discordFixture(): Promise<ChannelContractFixture> {
+  const fake = await startFakeDiscord({ token: CANARY });
+  const config = (apiRoot: string) => ({ token: CANARY, apiRoot, ...FAST });
+  const unreachable = `http://127.0.0.1:${await closedPort()}/api`;
+  return {
+    config: config(`${fake.url}/api`),
+    conversation: { id: "200" },
+    secrets: [CANARY],
+    unreachableConfig: () => config(unreachable),
+    botReactions: (ref) => fake.botReactions(ref.messageId),
+    addForeignReaction: (ref, emoji) => fake.userReacts(ref.messageId, ANN, { id: null, name: emoji }),
+    foreignReactions: (ref) => fake.reactionsBy(ref.messageId, ANN.id),
+    userSends: (text) => {
+      fake.userSends({ channelId: "200", author: ANN, content: text });
+    },
+    redeliverLast: () => fake.redeliverLast(),
+    deliverUnparseable: () => fake.deliverUnparseable("200"),
+    fault: (kind) => fake.fault(kind),
+    heal: () => fake.heal(),
+    close: () => fake.close(),
+  };
+}
+
+// Every DESIGN §2.2 case the Discord flags (clearAll, list) make relevant, restarts, inbound,
+// faults of REST and gateway, secrets, and nothing escaping the plugin: through the real
+// discord.js Client against the fake Discord.
+describeChannelContract("Discord: the whole channel contract", {
   plugin: discordChannel,
-  async setup() {
-    const fake = createFakeDiscord();
-    await fake.start();
-    fake.addGuild({ id: "100", name: "Team", channels: [{ id: "200", name: "general" }] });
-    fake.addMember("100", ANN);
-    return {
-      config: fake.config(),
-      conversation: { id: "200" },
-      botReactions: (ref) => fake.botReactions(ref.messageId),
-      addForeignReaction: (ref, emoji) => {
-        fake.userReacts(ref.messageId, ANN, { id: null, name: emoji });
-      },
-      foreignReactions: (ref) => fake.reactionsBy(ref.messageId, ANN.id),
-      close: () => fake.close(),
-    };
-  },
+  setup: discordFixture,
+  stepTimeoutMs: 10_000,
 });

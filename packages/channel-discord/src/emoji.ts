@@ -35,19 +35,19 @@ export function toDiscordEmoji(intent: ReactionIntent, lookup: CustomEmojiLookup
   );
 }
 
-/** The emoji's key in lists and results: unicode as is, custom as `name:id`. */
-export function emojiKey(emoji: DiscordEmoji): string {
+/** A Discord emoji's key in lists and results: unicode as is, custom as `name:id` (not core's `emojiKey`). */
+export function discordEmojiKey(emoji: DiscordEmoji): string {
   return emoji.id === null ? emoji.name : `${emoji.name}:${emoji.id}`;
 }
 
 /** The `{emoji}` path segment of the reaction routes (URL-encoded, or Discord answers 10014). */
 export function emojiSegment(emoji: DiscordEmoji): string {
-  return encodeURIComponent(emojiKey(emoji));
+  return encodeURIComponent(discordEmojiKey(emoji));
 }
 
-/** The emoji's key from a discord.js reaction emoji or a REST `reactions[].emoji`. */
-export function keyOf(emoji: { id: string | null; name: string | null }): string {
-  return emojiKey({ id: emoji.id, name: emoji.name ?? "" });
+/** The key of a discord.js reaction emoji or a REST `reactions[].emoji` (see `discordEmojiKey`). */
+export function reactionEmojiKey(emoji: { id: string | null; name: string | null }): string {
+  return discordEmojiKey({ id: emoji.id, name: emoji.name ?? "" });
 }
 
 /**

@@ -4,6 +4,38 @@ import { DiscordAPIError, HTTPError, RateLimitError } from "discord.js";
 /** Discord JSON error codes that mean the addressed message, channel or emoji does not exist. */
 const NOT_FOUND_CODES = new Set([10003, 10008, 10015]);
 const UNKNOWN_EMOJI = 10014;
+const TOKEN_HINT = "Check channels.discord.token (Developer Portal → Bot → Reset Token).";
+
+/** Gateway close codes after which Discord will not take the session back (developers/topics/opcodes-and-status-codes). */
+const GATEWAY_CLOSES: Record<number, { code: ErrorCode; what: string; hint?: string }> = {
+  4004: { code: "E_AUTH", what: "authentication failed", hint: TOKEN_HINT },
+  4010: { code: "E_PLATFORM", what: "invalid shard" },
+  4011: { code: "E_PLATFORM", what: "sharding required" },
+  4012: { code: "E_PLATFORM", what: "invalid API version" },
+  4013: { code: "E_INVALID_INPUT", what: "invalid intents" },
+  4014: {
+    code: "E_AUTH",
+    what: "disallowed intents",
+    hint: "Enable Message Content Intent (Developer Portal → Bot → Privileged Gateway Intents), or set messageContent: false.",
+  },
+};
+
+/** Why Discord closed the gateway, for a status (`Discord closed the gateway: 4004 authentication failed`). */
+export function gatewayCloseReason(code: number): string {
+  const known = GATEWAY_CLOSES[code];
+  return `Discord closed the gateway: ${code}${known ? ` ${known.what}` : ""}`;
+}
+
+/** The error of a login that Discord ended with close code `code`. */
+export function gatewayCloseError(code: number, cause?: unknown): ChorusError {
+  const known = GATEWAY_CLOSES[code];
+  return new ChorusError(known?.code ?? "E_PLATFORM", gatewayCloseReason(code), {
+    retryable: known === undefined,
+    details: { closeCode: code },
+    ...(known?.hint ? { hint: known.hint } : {}),
+    ...(cause !== undefined ? { cause } : {}),
+  });
+}
 
 /** Turns whatever discord.js threw into a ChorusError; `what` names the call (`send`, `react`). */
 export function toDiscordError(error: unknown, what: string): ChorusError {
@@ -31,13 +63,22 @@ export function toDiscordError(error: unknown, what: string): ChorusError {
     });
   }
   if (isTokenInvalid(error)) {
-    return new ChorusError("E_AUTH", `Discord refused the bot token (${what})`, {
-      hint: "Check channels.discord.token (Developer Portal → Bot → Reset Token).",
-      cause: error,
-    });
+    return new ChorusError("E_AUTH", `Discord refused the bot token (${what})`, { hint: TOKEN_HINT, cause: error });
   }
-  const reason = error instanceof Error ? error.message : String(error);
-  return new ChorusError("E_PLATFORM", `Discord unreachable (${what}): ${reason}`, { retryable: true, cause: error });
+  return new ChorusError("E_PLATFORM", `Discord unreachable (${what}): ${reasonOf(error)}`, {
+    retryable: true,
+    cause: error,
+  });
+}
+
+/** A network failure in words: the message plus the system code underneath (`fetch failed (ECONNREFUSED)`). */
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === "AbortError") return "no answer within timeoutMs";
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  if (error instanceof SyntaxError) return `an answer that is not JSON (${error.message})`;
+  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
 }
 
 function codeFor(status: number, code: number): ErrorCode {
@@ -50,7 +91,7 @@ function codeFor(status: number, code: number): ErrorCode {
 }
 
 function hintFor(status: number, code: number): { hint?: string } {
-  if (status === 401) return { hint: "Check channels.discord.token (Developer Portal → Bot → Reset Token)." };
+  if (status === 401) return { hint: TOKEN_HINT };
   if (status === 403) {
     return {
       hint: "The bot lacks a permission here (View Channel, Send Messages, Add Reactions, Read Message History).",

@@ -1,4 +1,4 @@
-import type { Conversation, InboundMessageEvent, InboundReactionEvent, Participant } from "@chorus/core";
+import type { Conversation, InboundMessageEvent, InboundReactionEvent, Participant, RefScope } from "@chorus/core";
 import {
   ChannelType,
   type Message,
@@ -9,8 +9,8 @@ import {
   type PartialUser,
   type User,
 } from "discord.js";
-import { keyOf } from "./emoji.js";
-import { discordMessageRef, type Identity } from "./ref.js";
+import { reactionEmojiKey } from "./emoji.js";
+import { discordMessageRef } from "./ref.js";
 
 /** Where a message or reaction happened, as a conversation: guild channel (group), thread, or DM. */
 export function conversationOf(message: Message | PartialMessage): Conversation {
@@ -30,20 +30,20 @@ export function conversationOf(message: Message | PartialMessage): Conversation 
   return { id: channel.id, kind: "group", ...(name ? { title: guild ? `#${name} (${guild})` : `#${name}` } : {}) };
 }
 
-/** A Discord message as a normalised event, or undefined for the bot's own and for system messages. */
-export function normaliseMessage(message: Message, who: Identity): InboundMessageEvent | undefined {
-  if (message.author.id === who.botId) return undefined;
+/** A Discord message as a normalized event, or undefined for the bot's own and for system messages. */
+export function normalizeMessage(message: Message, scope: RefScope): InboundMessageEvent | undefined {
+  if (message.author.id === scope.botId) return undefined;
   if (message.type !== MessageType.Default && message.type !== MessageType.Reply) return undefined;
   const mentions = message.mentions;
   const botRoles = message.guild?.members.me?.roles.cache;
   // `@everyone`/`@here` is not a mention of the bot; a user mention, its role or a reply ping is.
-  const repliedToBot = mentions.repliedUser?.id === who.botId;
+  const repliedToBot = mentions.repliedUser?.id === scope.botId;
   const byRole = botRoles ? mentions.roles.some((role) => botRoles.has(role.id) && role.id !== message.guildId) : false;
-  const bot = mentions.users.has(who.botId) || byRole || repliedToBot;
-  const others = [...mentions.users.keys()].filter((id) => id !== who.botId);
+  const bot = mentions.users.has(scope.botId) || byRole || repliedToBot;
+  const others = [...mentions.users.keys()].filter((id) => id !== scope.botId);
   const reference = message.reference?.messageId;
   const replied = reference ? message.channel.messages.cache.get(reference) : undefined;
-  const replyFromBot = repliedToBot || replied?.author.id === who.botId;
+  const replyFromBot = repliedToBot || replied?.author.id === scope.botId;
   return {
     type: "message",
     eventId: `message:${message.id}`,
@@ -60,28 +60,36 @@ export function normaliseMessage(message: Message, who: Identity): InboundMessag
           },
         }
       : {}),
-    ref: discordMessageRef(placeOf(message, message.author.id), who),
+    ref: discordMessageRef(placeOf(message, message.author.id), scope),
     timestamp: message.createdTimestamp,
   };
 }
 
-/** A person's reaction as a normalised event, or undefined for the bot's own. */
-export function normaliseReaction(
+/** Which gateway dispatch a reaction event came from (see `DispatchOrigins`). */
+export interface ReactionOrigin {
+  /** Unique per dispatch and the same when Discord replays it after a RESUME. */
+  readonly eventId: string;
+  /** `message_author_id` of MESSAGE_REACTION_ADD: the author of a message discord.js has not cached. */
+  readonly messageAuthorId?: string;
+}
+
+/** A person's reaction as a normalized event, or undefined for the bot's own. */
+export function normalizeReaction(
   reaction: MessageReaction | PartialMessageReaction,
   user: User | PartialUser,
   action: "added" | "removed",
-  who: Identity,
-  seq: number,
+  scope: RefScope,
+  origin: ReactionOrigin,
 ): InboundReactionEvent | undefined {
-  if (user.id === who.botId) return undefined;
+  if (user.id === scope.botId) return undefined;
   const message = reaction.message;
-  const emoji = keyOf({ id: reaction.emoji.id, name: reaction.emoji.name });
+  const emoji = reactionEmojiKey({ id: reaction.emoji.id, name: reaction.emoji.name });
   const member = message.guild?.members.cache.get(user.id);
   return {
     type: "reaction",
-    eventId: `reaction:${message.id}:${user.id}:${emoji}:${action}:${seq}`,
+    eventId: origin.eventId,
     conversation: conversationOf(message),
-    target: discordMessageRef(placeOf(message, message.author?.id ?? ""), who),
+    target: discordMessageRef(placeOf(message, message.author?.id ?? origin.messageAuthorId), scope),
     emoji,
     action,
     actor: participant(user, member?.displayName),
@@ -94,11 +102,11 @@ function participant(user: User | PartialUser, displayName?: string): Participan
   return { id: user.id, ...(name ? { name } : {}), isBot: user.bot === true };
 }
 
-function placeOf(message: Message | PartialMessage, authorId: string) {
+function placeOf(message: Message | PartialMessage, authorId: string | undefined) {
   const channel = message.channel;
   return {
     id: message.id,
-    authorId,
+    ...(authorId ? { authorId } : {}),
     channelId: message.channelId,
     parentId: channel.isThread() ? channel.parentId : null,
   };

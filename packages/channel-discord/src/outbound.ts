@@ -1,7 +1,14 @@
-import { ChorusError, type ConversationAddress, type MessageRef, type OutboundMessage, splitText } from "@chorus/core";
+import {
+  ChorusError,
+  type ConversationAddress,
+  type MessageRef,
+  type OutboundMessage,
+  type RefScope,
+  splitText,
+} from "@chorus/core";
 import { type APIMessage, Routes } from "discord.js";
 import type { DiscordRest } from "./client.js";
-import { channelOfRef, discordMessageRef, type Identity } from "./ref.js";
+import { channelOfRef, discordMessageRef } from "./ref.js";
 
 /** Discord's limit for `content` of one message. */
 export const DISCORD_MAX_TEXT = 2000;
@@ -10,7 +17,7 @@ export const DISCORD_MAX_TEXT = 2000;
 export class DiscordOutbound {
   constructor(
     private readonly rest: DiscordRest,
-    private readonly who: () => Identity,
+    private readonly scope: () => RefScope,
   ) {}
 
   /** Sends text in 2000-character parts (the first as a reply); returns the first part's ref. */
@@ -68,7 +75,7 @@ export class DiscordOutbound {
     const parentId = conversation.threadId !== undefined ? conversation.id : null;
     return discordMessageRef(
       { id: message.id, authorId: message.author.id, channelId: message.channel_id, parentId },
-      this.who(),
+      this.scope(),
     );
   }
 }

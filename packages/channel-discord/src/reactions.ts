@@ -1,7 +1,7 @@
 import type { MessageRef, ReactionIntent, ReactionSummary, ReactResult } from "@chorus/core";
 import { type APIMessage, Routes } from "discord.js";
 import type { DiscordRest } from "./client.js";
-import { type CustomEmojiLookup, emojiKey, emojiSegment, keyOf, toDiscordEmoji } from "./emoji.js";
+import { type CustomEmojiLookup, discordEmojiKey, emojiSegment, reactionEmojiKey, toDiscordEmoji } from "./emoji.js";
 import { channelOfRef } from "./ref.js";
 
 /**
@@ -26,7 +26,7 @@ export class DiscordReactions {
       return { ok: true, action: "react", op: "clear", removed: mine.map((r) => r.emoji) };
     }
     const emoji = toDiscordEmoji(intent, this.lookup);
-    const key = emojiKey(emoji);
+    const key = discordEmojiKey(emoji);
     const route = Routes.channelMessageOwnReaction(channelId, ref.messageId, emojiSegment(emoji));
     if (intent.op === "add") {
       // PUT is idempotent on Discord: adding a reaction the bot holds is a 204 too.
@@ -49,6 +49,6 @@ export class DiscordReactions {
       Routes.channelMessage(channelOfRef(ref), ref.messageId),
       "fetch reactions",
     );
-    return (message.reactions ?? []).map((r) => ({ emoji: keyOf(r.emoji), count: r.count, me: r.me }));
+    return (message.reactions ?? []).map((r) => ({ emoji: reactionEmojiKey(r.emoji), count: r.count, me: r.me }));
   }
 }

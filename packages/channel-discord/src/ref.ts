@@ -1,12 +1,4 @@
-import type { MessageRef } from "@chorus/core";
-
-/** Who this instance is: what every `MessageRef` and every own-echo check needs. */
-export interface Identity {
-  readonly channel: string;
-  readonly accountId: string;
-  readonly botId: string;
-  readonly name: string;
-}
+import { type MessageRef, mintRef, type RefScope } from "@chorus/core";
 
 /** Where a Discord message lives: a channel, or a thread under its parent channel. */
 export interface MessagePlace {
@@ -17,17 +9,17 @@ export interface MessagePlace {
 }
 
 /** The `MessageRef` of a Discord message (DESIGN §2.3): threads keep their parent as conversation. */
-export function discordMessageRef(message: { id: string; authorId: string } & MessagePlace, who: Identity): MessageRef {
-  const thread = message.parentId ? message.channelId : undefined;
-  return {
-    channel: who.channel,
-    accountId: who.accountId,
+export function discordMessageRef(
+  message: { id: string; authorId?: string } & MessagePlace,
+  scope: RefScope,
+): MessageRef {
+  return mintRef(scope, {
     conversationId: message.parentId ?? message.channelId,
     messageId: message.id,
-    ...(thread !== undefined ? { threadId: thread } : {}),
-    fromBot: message.authorId === who.botId,
+    ...(message.parentId ? { threadId: message.channelId } : {}),
+    ...(message.authorId ? { authorId: message.authorId } : {}),
     data: { channelId: message.channelId },
-  };
+  });
 }
 
 /** The channel to call for a ref (the thread, when it is in one). */

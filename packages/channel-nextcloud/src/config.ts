@@ -1,3 +1,4 @@
+import { retryOptionsShape } from "@chorus/channel-kit";
 import { z } from "zod";
 
 /**
@@ -27,14 +28,12 @@ export const nextcloudConfigSchema = z
     directConversations: z.array(z.string().min(1)).default([]),
     /** Longest message Talk accepts (`spreed → config → chat → max-length`); longer text is split. */
     maxTextLength: z.number().int().min(100).max(1_000_000).default(32_000),
-    /** Retries of one request after a 5xx, a network error or a short rate limit. */
-    retries: z.number().int().min(0).max(10).default(2),
-    /** Longest Retry-After waited out; a longer one fails at once with E_RATE_LIMITED. */
-    maxRetryAfterMs: z.number().int().min(0).default(10_000),
-    /** One HTTP request gives up after this long (and counts as a network error). */
-    timeoutMs: z.number().int().min(100).default(15_000),
+    ...retryOptionsShape,
   })
   .strict();
 
 /** The validated config a Nextcloud Talk instance runs with (defaults filled in). */
 export type NextcloudConfig = z.output<typeof nextcloudConfigSchema>;
+
+/** Config keys whose values are secrets: never shown, and removed from every log line, error and status. */
+export const NEXTCLOUD_SECRET_KEYS = ["secret"] as const;

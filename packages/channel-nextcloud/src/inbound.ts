@@ -1,99 +1,175 @@
-import type { HttpHandler, InboundEvent, Logger } from "@chorus/core";
-import type { IdentityStore } from "./identity.js";
-import { toInboundEvent } from "./normalize.js";
-import { MIN_RANDOM_LENGTH, normalizeServerUrl, signatureMatches } from "./signing.js";
-import { talkMembershipSchema } from "./wire.js";
+import {
+  type Conversation,
+  type InboundMessageEvent,
+  type InboundReactionEvent,
+  mintRef,
+  type Participant,
+  type RefScope,
+} from "@chorus/core";
+import type { z } from "zod";
+import { readNote } from "./note.js";
+import {
+  type TalkActor,
+  type TalkCollection,
+  talkCreateSchema,
+  talkLikeSchema,
+  talkMembershipSchema,
+  talkUndoSchema,
+} from "./wire.js";
 
-/** Randoms and event ids remembered for replay and redelivery checks; bounded. */
-const REMEMBERED = 5_000;
-
-export interface WebhookOptions {
-  secret: string;
-  /** The configured server; `X-Nextcloud-Talk-Backend` must name it. */
-  baseUrl: string;
+/** What normalizing needs besides the payload. */
+export interface NormalizeContext {
+  scope: RefScope;
+  /** The bot's display name, for a typed `@<name>`. */
+  botName?: string | undefined;
+  /** Tokens configured as one-to-one conversations. */
   directConversations: readonly string[];
-  identity: IdentityStore;
-  /** False before `start()` and after `stop()`: the hook answers 503. */
-  running(): boolean;
-  emit(event: InboundEvent): void;
-  logger: Logger;
+  now: number;
 }
 
-/**
- * The webhook handler: verify (signature, backend, replay), then parse, deduplicate, normalise
- * and emit. Nothing from a request that fails verification is parsed, logged as content or emitted.
- */
-export function createWebhookHandler(options: WebhookOptions): HttpHandler {
-  const randoms = new BoundedSet(REMEMBERED);
-  const events = new BoundedSet(REMEMBERED);
-  const backend = normalizeServerUrl(options.baseUrl);
-  return async (request) => {
-    // The signature covers the exact bytes Talk sent: verify those, never a re-serialised copy.
-    const raw = Buffer.from(await request.arrayBuffer());
-    const refusal = verifyWebhook(request.headers, raw, options.secret, backend);
-    const random = request.headers.get("x-nextcloud-talk-random") ?? "";
-    // Talk's hooks carry no timestamp: a captured delivery is recognised by its random instead.
-    const reason = refusal ?? (randoms.has(random) ? "replayed X-Nextcloud-Talk-Random" : undefined);
-    if (reason) {
-      options.logger.warn({ reason }, "nextcloud: refused a webhook");
-      return Response.json({ error: "unauthorized" }, { status: 401 });
+/** One reaction someone added or took back, as the hook states it (it carries no id or time of its own). */
+export interface ReactionOccurrence {
+  action: "added" | "removed";
+  conversationId: string;
+  messageId: string;
+  actorId: string;
+  emoji: string;
+}
+
+/** What a verified webhook body is. */
+export type NormalizedHook =
+  /** A person's message; `problems` name what could not be read but did not stop it. */
+  | { kind: "message"; event: InboundMessageEvent; problems: string[] }
+  /** A reaction; the event gets its id from the occurrence (see `ReactionEventIds`). */
+  | { kind: "reaction"; event: Omit<InboundReactionEvent, "eventId">; occurrence: ReactionOccurrence }
+  | { kind: "membership"; type: "Join" | "Leave"; botId: string; botName: string; conversation: TalkCollection }
+  /** Read, and deliberately not an event (the bot's own, a system message, an unknown activity). */
+  | { kind: "ignored"; reason: string }
+  /** Not what Talk sends: each problem names a field path and what is wrong with it. */
+  | { kind: "unreadable"; problems: string[] };
+
+/** Turns a verified webhook body into a normalized event, or says why it is none. */
+export function normalizeHook(body: unknown, ctx: NormalizeContext): NormalizedHook {
+  const type = (body as { type?: unknown } | null)?.type;
+  if (typeof type !== "string")
+    return { kind: "unreadable", problems: ["type: expected the activity type (Create, Like, …)"] };
+  switch (type) {
+    case "Create":
+      return normalizeCreate(body, ctx);
+    case "Like":
+    case "Undo":
+      return normalizeReaction(type, body, ctx);
+    case "Join":
+    case "Leave": {
+      const parsed = talkMembershipSchema.safeParse(body);
+      if (!parsed.success) return unreadable(parsed.error);
+      const { actor, object } = parsed.data;
+      return { kind: "membership", type: parsed.data.type, botId: actor.id, botName: actor.name, conversation: object };
     }
-    if (!options.running()) return Response.json({ error: "not_ready" }, { status: 503 });
-    randoms.add(random);
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString("utf8"));
-    } catch {
-      return Response.json({ error: "bad_request" }, { status: 400 });
-    }
-    const membership = talkMembershipSchema.safeParse(body);
-    if (membership.success) {
-      const { type, actor, object } = membership.data;
-      if (await options.identity.learn(actor.id, actor.name)) {
-        options.logger.info({ botId: actor.id }, "nextcloud: learned the bot's actor id from Talk");
-      }
-      options.logger.info(
-        { conversation: object.id, title: object.name },
-        `nextcloud: bot ${type === "Join" ? "added to" : "removed from"} a conversation`,
-      );
-      return Response.json({ ok: true });
-    }
-    const event = toInboundEvent(body, {
-      who: options.identity.current(),
-      directConversations: options.directConversations,
-      random,
-      now: Date.now(),
-    });
-    if (event && !events.has(event.eventId)) {
-      events.add(event.eventId);
-      options.emit(event);
-    }
-    // Unknown types (system messages) are acknowledged too: Talk counts non-2xx answers as bot errors.
-    return Response.json({ ok: true });
+    case "Activity":
+      return { kind: "ignored", reason: `a system message (${systemMessageName(body)})` };
+    default:
+      return { kind: "ignored", reason: `an activity of type "${type}" this plugin does not handle` };
+  }
+}
+
+function normalizeCreate(body: unknown, ctx: NormalizeContext): NormalizedHook {
+  const parsed = talkCreateSchema.safeParse(body);
+  if (!parsed.success) return unreadable(parsed.error);
+  const { actor, object, target } = parsed.data;
+  // Talk sends no hooks for bots' messages ("no bots for bots"); an own echo is still never answered.
+  if (actor.id === ctx.scope.botId) return { kind: "ignored", reason: "the bot's own message" };
+  // `message` for written messages; Talk 21–22 sent "" for messages with attachments.
+  if (object.name !== "message" && object.name !== "") {
+    return { kind: "ignored", reason: `not a chat message (object.name "${object.name}")` };
+  }
+  const bot = { botId: ctx.scope.botId, botName: ctx.botName };
+  const note = readNote(object, bot);
+  const problems = note.problem ? [`object.content: ${note.problem}`] : [];
+  const reply = object.inReplyTo;
+  const event: InboundMessageEvent = {
+    type: "message",
+    eventId: `create:${target.id}:${object.id}`,
+    conversation: conversationOf(target, ctx.directConversations),
+    sender: participant(actor),
+    text: note.text,
+    mentions: note.mentions,
+    ...(reply
+      ? {
+          replyTo: {
+            messageId: reply.object.id,
+            fromBot: reply.actor.id === ctx.scope.botId,
+            senderId: reply.actor.id,
+            text: readNote(reply.object, bot).text,
+          },
+        }
+      : {}),
+    ref: mintRef(ctx.scope, { conversationId: target.id, messageId: object.id, fromBot: false }),
+    timestamp: ctx.now,
+  };
+  return { kind: "message", event, problems };
+}
+
+function normalizeReaction(type: "Like" | "Undo", body: unknown, ctx: NormalizeContext): NormalizedHook {
+  const parsed = type === "Like" ? talkLikeSchema.safeParse(body) : talkUndoSchema.safeParse(body);
+  if (!parsed.success) return unreadable(parsed.error);
+  const { actor, target } = parsed.data;
+  const like = parsed.data.type === "Undo" ? parsed.data.object : parsed.data;
+  if (actor.id === ctx.scope.botId) return { kind: "ignored", reason: "the bot's own reaction" };
+  const action = type === "Like" ? "added" : "removed";
+  return {
+    kind: "reaction",
+    event: {
+      type: "reaction",
+      conversation: conversationOf(target, ctx.directConversations),
+      // Talk does not say who wrote the message reacted to, so the ref leaves fromBot open.
+      target: mintRef(ctx.scope, { conversationId: target.id, messageId: like.object.id }),
+      emoji: like.content,
+      action,
+      actor: participant(actor),
+      timestamp: ctx.now,
+    },
+    occurrence: {
+      action,
+      conversationId: target.id,
+      messageId: like.object.id,
+      actorId: actor.id,
+      emoji: like.content,
+    },
   };
 }
 
-/** Why a delivery is not from the configured Talk server (missing, forged, foreign), or undefined. */
-export function verifyWebhook(headers: Headers, raw: Buffer, secret: string, backend: string): string | undefined {
-  const random = headers.get("x-nextcloud-talk-random");
-  if (!random || random.length < MIN_RANDOM_LENGTH) return "missing or short X-Nextcloud-Talk-Random";
-  const signature = headers.get("x-nextcloud-talk-signature");
-  if (!signature) return "missing X-Nextcloud-Talk-Signature";
-  if (!signatureMatches(secret, random, raw, signature)) return "signature does not match";
-  const from = headers.get("x-nextcloud-talk-backend");
-  if (!from || normalizeServerUrl(from) !== backend) return "X-Nextcloud-Talk-Backend is not the configured baseUrl";
-  return undefined;
+/**
+ * Direct or group, from what the payload allows: Talk names a one-to-one conversation with the
+ * JSON list of its two user ids (`["ada","bob"]`), every other conversation with its title.
+ */
+export function conversationOf(target: TalkCollection, directTokens: readonly string[]): Conversation {
+  if (directTokens.includes(target.id) || isOneToOneName(target.name)) return { id: target.id, kind: "direct" };
+  return { id: target.id, kind: "group", ...(target.name !== "" ? { title: target.name } : {}) };
 }
 
-/** A set that forgets its oldest entries beyond `limit`. */
-class BoundedSet {
-  readonly #items = new Set<string>();
-  constructor(private readonly limit: number) {}
-  has(value: string): boolean {
-    return this.#items.has(value);
+function isOneToOneName(name: string): boolean {
+  if (!name.startsWith("[")) return false;
+  try {
+    const users = JSON.parse(name) as unknown;
+    return Array.isArray(users) && users.length === 2 && users.every((u) => typeof u === "string");
+  } catch {
+    return false;
   }
-  add(value: string): void {
-    this.#items.add(value);
-    if (this.#items.size > this.limit) this.#items.delete(this.#items.values().next().value as string);
-  }
+}
+
+function participant(actor: TalkActor): Participant {
+  return { id: actor.id, name: actor.name, ...(actor.id.startsWith("bots/") ? { isBot: true } : {}) };
+}
+
+function systemMessageName(body: unknown): string {
+  const name = (body as { object?: { name?: unknown } }).object?.name;
+  return typeof name === "string" && name !== "" ? name : "unnamed";
+}
+
+function unreadable(error: z.ZodError): NormalizedHook {
+  return {
+    kind: "unreadable",
+    problems: error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`),
+  };
 }

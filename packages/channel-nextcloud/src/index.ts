@@ -1,8 +1,10 @@
 /**
  * Nextcloud Talk: a webhook bot (spreed's bot API, HMAC-signed both ways). Reactions are
- * add-only. Reading order: `config.ts` → `signing.ts` → `client.ts` → `inbound.ts` /
- * `normalize.ts` → `outbound.ts` → `reactions.ts`.
+ * add-only. Reading order: `config.ts` → `signing.ts` → `client.ts` → `webhook.ts` →
+ * `inbound.ts` (with `note.ts`) → `outbound.ts` → `reactions.ts`; `identity.ts` and `legacy.ts`
+ * for what is kept in the store.
  */
+import { BotReactionRecord, Redactor, secretsOf } from "@chorus/channel-kit";
 import {
   CHORUS_API_VERSION,
   type ChannelCapabilities,
@@ -12,13 +14,14 @@ import {
   defineChannel,
   type Participant,
 } from "@chorus/core";
-import { TalkClient } from "./client.js";
-import { type NextcloudConfig, nextcloudConfigSchema } from "./config.js";
-import { IdentityStore } from "./identity.js";
-import { createWebhookHandler } from "./inbound.js";
+import { createTalkClient } from "./client.js";
+import { NEXTCLOUD_SECRET_KEYS, type NextcloudConfig, nextcloudConfigSchema } from "./config.js";
+import { BotIdentity } from "./identity.js";
+import { importLegacyState } from "./legacy.js";
 import { TalkOutbound } from "./outbound.js";
-import { ReactionStore } from "./reaction-store.js";
+import { ReactionEventIds } from "./reaction-events.js";
 import { TalkReactions } from "./reactions.js";
+import { createWebhookHandler } from "./webhook.js";
 
 const ID = "nextcloud";
 const LABEL = "Nextcloud Talk";
@@ -47,6 +50,7 @@ export const nextcloudChannel = defineChannel<NextcloudConfig>({
   label: LABEL,
   capabilities: nextcloudCapabilities,
   configSchema: nextcloudConfigSchema,
+  secretKeys: NEXTCLOUD_SECRET_KEYS,
   create: (ctx) => createNextcloudInstance(ctx),
 });
 
@@ -54,21 +58,27 @@ export default nextcloudChannel;
 
 /** One bot (account): its webhook route `/hooks/nextcloud/<accountId>`, its client and status. */
 function createNextcloudInstance(ctx: ChannelContext<NextcloudConfig>): ChannelInstance {
+  const { config, store } = ctx;
+  const redactor = new Redactor(secretsOf(config, NEXTCLOUD_SECRET_KEYS));
+  const logger = redactor.logger(ctx.logger);
   const path = `/${ctx.accountId}`;
   const webhook = ctx.http.url(path);
-  const identity = new IdentityStore(
-    {
-      channel: ID,
-      accountId: ctx.accountId,
-      webhookUrl: ctx.config.webhookUrl ?? webhook,
-      botName: ctx.config.botName,
-    },
-    ctx.stateDir,
+  const identity = new BotIdentity(
+    { channel: ID, accountId: ctx.accountId, webhookUrl: config.webhookUrl ?? webhook, botName: config.botName },
+    store,
   );
-  const client = new TalkClient(ctx.config, ctx.signal);
-  const store = new ReactionStore(ctx.stateDir);
-  const outbound = new TalkOutbound(client, () => identity.current(), ctx.config.maxTextLength);
-  const reactions = new TalkReactions(client, store);
+  /** Why the last request never got an answer from Talk; undefined once one did. */
+  let unreachable: string | undefined;
+  const client = createTalkClient({
+    config,
+    signal: ctx.signal,
+    redactor,
+    onReachability: (reachable, error) => {
+      unreachable = reachable ? undefined : (error?.message ?? "Nextcloud Talk unreachable");
+    },
+  });
+  const outbound = new TalkOutbound(client, () => identity.scope(), config.maxTextLength);
+  const reactions = new TalkReactions(client, new BotReactionRecord(store));
   let running = false;
   let status: ChannelStatus = { state: "stopped" };
 
@@ -76,28 +86,36 @@ function createNextcloudInstance(ctx: ChannelContext<NextcloudConfig>): ChannelI
     "POST",
     path,
     createWebhookHandler({
-      secret: ctx.config.secret,
-      baseUrl: ctx.config.baseUrl,
-      directConversations: ctx.config.directConversations,
+      secret: config.secret,
+      baseUrl: config.baseUrl,
+      directConversations: config.directConversations,
       identity,
+      reactionIds: new ReactionEventIds(store),
       running: () => running,
       emit: (event) => ctx.emit(event),
-      logger: ctx.logger,
+      logger,
     }),
   );
 
   return {
     async start() {
       status = { state: "starting" };
-      await identity.load();
-      await store.load();
+      try {
+        await importLegacyState(store, logger, ctx.stateDir);
+        await identity.load();
+      } catch (error) {
+        const reason = redactor.error(error);
+        status = { state: "degraded", detail: reason.message };
+        throw reason;
+      }
       running = true;
+      const botId = identity.scope().botId;
       // Talk has no "who am I" call for bots: the webhook URL is what the admin must register.
-      ctx.logger.info(
-        { webhook, botId: identity.current().botId, server: ctx.config.baseUrl },
+      logger.info(
+        { webhook, botId, server: config.baseUrl },
         `nextcloud: install the bot with this URL: occ talk:bot:install <name> <secret> ${webhook} --feature webhook --feature response --feature reaction`,
       );
-      status = { state: "running", detail: `webhook ${webhook}; bot ${identity.current().botId}` };
+      status = { state: "running", detail: `webhook ${webhook}; bot ${botId}` };
     },
     async stop() {
       running = false;
@@ -108,18 +126,24 @@ function createNextcloudInstance(ctx: ChannelContext<NextcloudConfig>): ChannelI
     // Talk has no typing indicator for bots (capabilities.typing is false): nothing to show.
     setTyping: async () => {},
     resolveMessageRef: (conversation, messageId) => outbound.resolveMessageRef(conversation, messageId),
-    status: () => status,
+    status: () =>
+      redactor.status(
+        status.state === "running" && unreachable !== undefined
+          ? { state: "degraded", detail: `${unreachable}; webhook ${webhook}` }
+          : status,
+      ),
     identity(): Participant | undefined {
       if (!running) return undefined;
-      const who = identity.current();
-      return { id: who.botId, ...(who.botName ? { name: who.botName } : {}), isBot: true };
+      const name = identity.botName;
+      return { id: identity.scope().botId, ...(name ? { name } : {}), isBot: true };
     },
   };
 }
 
-export { BOT_API_PATH, type BotCall, TalkApiError, TalkClient } from "./client.js";
-export { type NextcloudConfig, nextcloudConfigSchema } from "./config.js";
-export { verifyWebhook } from "./inbound.js";
-export { conversationOf, readNote, toInboundEvent } from "./normalize.js";
+export { BOT_API_PATH, createTalkClient, signedPart, type TalkClientOptions } from "./client.js";
+export { NEXTCLOUD_SECRET_KEYS, type NextcloudConfig, nextcloudConfigSchema } from "./config.js";
+export { conversationOf, type NormalizedHook, normalizeHook, type ReactionOccurrence } from "./inbound.js";
+export { readNote } from "./note.js";
 export { botActorId, newRandom, sign, signatureMatches } from "./signing.js";
+export { verifyWebhook } from "./webhook.js";
 export type * from "./wire.js";

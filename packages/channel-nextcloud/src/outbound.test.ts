@@ -128,10 +128,21 @@ describe("faults", () => {
     );
   });
 
-  it("reconnects after a dropped connection", async () => {
+  it("does not send a message again after a dropped connection (it may have arrived); the next send goes through", async () => {
     fake.server.inject(faults.reset({ path: messagePath }));
+    await expect(running.instance.send({ id: "team" }, { text: "lost" })).rejects.toMatchObject({
+      code: "E_PLATFORM",
+      retryable: true,
+    });
+    expect(fake.server.requestsTo("POST", messagePath)).toHaveLength(1);
+    // Talk did not answer: the status says so, with the reason, until it answers again.
+    expect(running.instance.status()).toMatchObject({
+      state: "degraded",
+      detail: expect.stringContaining("unreachable"),
+    });
     await running.instance.send({ id: "team" }, { text: "after the drop" });
     expect(fake.messagesIn("team").map((m) => m.message)).toEqual(["after the drop"]);
+    expect(running.instance.status().state).toBe("running");
   });
 
   it("gives up after the bounded retries with a retryable E_PLATFORM", async () => {

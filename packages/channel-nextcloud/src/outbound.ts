@@ -1,13 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { ChorusError, type ConversationAddress, type MessageRef, type OutboundMessage, splitText } from "@chorus/core";
-import type { TalkClient } from "./client.js";
-import { type Identity, talkMessageRef } from "./identity.js";
+import type { HttpClient } from "@chorus/channel-kit";
+import {
+  ChorusError,
+  type ConversationAddress,
+  type MessageRef,
+  mintRef,
+  type OutboundMessage,
+  type RefScope,
+  splitText,
+} from "@chorus/core";
+import { BOT_API_PATH } from "./client.js";
 
 /** Sending and finding messages again: everything the bot does that is not a reaction. */
 export class TalkOutbound {
   constructor(
-    private readonly client: TalkClient,
-    private readonly identity: () => Identity,
+    private readonly client: HttpClient,
+    private readonly scope: () => RefScope,
     private readonly maxTextLength: number,
   ) {}
 
@@ -16,21 +24,26 @@ export class TalkOutbound {
    * bot's message with an empty 201, so the ref names the part's `referenceId`, not an id.
    */
   async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
-    const who = this.identity();
+    const scope = this.scope();
     const replyTo = message.replyTo ? messageNumber(message.replyTo) : undefined;
     const token = encodeURIComponent(conversation.id);
     let first: MessageRef | undefined;
     for (const [index, text] of splitText(message.text, this.maxTextLength).entries()) {
-      // The same referenceId on every retry of one part lets clients spot a duplicate.
+      // The same referenceId on every attempt of one part lets clients spot a duplicate. Talk
+      // itself does not deduplicate by it, so a send whose answer was lost is not repeated.
       const referenceId = randomBytes(32).toString("hex");
-      await this.client.call({
+      await this.client.request({
         method: "POST",
-        path: `/${token}/message`,
-        signed: text,
-        body: { message: text, referenceId, ...(index === 0 && replyTo !== undefined ? { replyTo } : {}) },
+        path: `${BOT_API_PATH}/${token}/message`,
+        json: { message: text, referenceId, ...(index === 0 && replyTo !== undefined ? { replyTo } : {}) },
         operation: `send a message to ${conversation.id}`,
       });
-      first ??= talkMessageRef({ id: `ref:${referenceId}`, token: conversation.id, fromBot: true, referenceId }, who);
+      first ??= mintRef(scope, {
+        conversationId: conversation.id,
+        messageId: `ref:${referenceId}`,
+        fromBot: true,
+        data: { referenceId, pending: true },
+      });
     }
     return first as MessageRef;
   }
@@ -38,7 +51,7 @@ export class TalkOutbound {
   /** The ref of a message id the agent saw: Talk message ids are numbers within a conversation. */
   async resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
     if (!/^\d+$/u.test(messageId)) throw notAddressable(messageId);
-    return talkMessageRef({ id: messageId, token: conversation.id, fromBot: false }, this.identity());
+    return mintRef(this.scope(), { conversationId: conversation.id, messageId, fromBot: false });
   }
 }
 

@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { BotReactionRecord } from "@chorus/channel-kit";
 import { performReaction } from "@chorus/core";
-import { type RunningChannel, startChannel } from "@chorus/testkit";
+import { faults, type RunningChannel, startChannel } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BOT_API_PATH } from "./client.js";
 import { nextcloudChannel } from "./index.js";
@@ -54,8 +53,21 @@ describe("Nextcloud Talk reactions (DESIGN §2.2 row: addOnly)", () => {
     await react(ref, { emoji: ":+1:" });
     expect(fake.server.requestsTo("POST", reactionPath(id))).toHaveLength(1);
     expect(fake.botReactions(id, bot)).toEqual(["👍"]);
-    const saved = JSON.parse(await readFile(join(running.ctx.stateDir, "reactions.json"), "utf8"));
-    expect(saved).toEqual({ [`team/${id}`]: ["👍"] });
+    expect(await running.store.get(BotReactionRecord.key({ conversationId: "team", messageId: String(id) }))).toEqual([
+      "👍",
+    ]);
+    // Also after a restart: the record is in the store.
+    await running.restart();
+    await performReaction({ plugin: nextcloudChannel, instance: running.instance, ref, call: { emoji: "👍" } });
+    expect(fake.server.requestsTo("POST", reactionPath(id))).toHaveLength(1);
+  });
+
+  it("sends a reaction again after a dropped connection: Talk answers 200 for one the bot holds", async () => {
+    const { id, ref } = await userMessage();
+    fake.server.inject(faults.reset({ path: reactionPath(id) }));
+    expect(await react(ref, { emoji: "🎉" })).toMatchObject({ ok: true, op: "add", emoji: "🎉" });
+    expect(fake.server.requestsTo("POST", reactionPath(id))).toHaveLength(2);
+    expect(fake.botReactions(id, bot)).toEqual(["🎉"]);
   });
 
   it("Talk's 200 (already there) is success when the record was lost", async () => {

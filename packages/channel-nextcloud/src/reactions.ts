@@ -1,46 +1,37 @@
-import {
-  ChorusError,
-  type MessageRef,
-  type ReactionIntent,
-  type ReactResult,
-  UnsupportedEmojiError,
-} from "@chorus/core";
-import type { TalkClient } from "./client.js";
+import type { BotReactionRecord, HttpClient } from "@chorus/channel-kit";
+import { type MessageRef, type ReactionIntent, type ReactResult, UnsupportedEmojiError } from "@chorus/core";
+import { BOT_API_PATH } from "./client.js";
 import { messageNumber } from "./outbound.js";
-import type { ReactionStore } from "./reaction-store.js";
 
 /**
  * Executes the reaction intents core decided (DESIGN §2.2, Nextcloud Talk row: add-only). Core
- * refuses `remove`, empty emoji and `clearAll` before this code runs; only `add` arrives here.
+ * refuses `remove`, empty emoji and `clearAll` before this code runs (rule 2): only `add` arrives.
  */
 export class TalkReactions {
   constructor(
-    private readonly client: TalkClient,
-    private readonly store: ReactionStore,
+    private readonly client: HttpClient,
+    /**
+     * What the bot already holds: lets rule 10 answer without a request. Nothing ever clears on
+     * this add-only channel, so a lost record only costs a request (Talk answers 200 "already there").
+     */
+    private readonly record: BotReactionRecord,
   ) {}
 
   /** Adds the bot's reaction to a message; adding one it already holds is success (rule 10). */
   async react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
-    if (intent.op !== "add") {
-      throw new ChorusError(
-        "E_UNSUPPORTED",
-        "Reactions cannot be removed on Nextcloud Talk: the channel is add-only for bots.",
-      );
-    }
     const emoji = platformEmoji(intent);
     const id = messageNumber(ref);
-    // The record answers "already there" without a request; Talk's 200 covers a lost record.
-    if (this.store.get(ref.conversationId, String(id)).includes(emoji)) {
-      return { ok: true, action: "react", op: "add", emoji };
-    }
-    await this.client.call({
+    const target = { conversationId: ref.conversationId, messageId: String(id) };
+    if ((await this.record.held(target)).includes(emoji)) return { ok: true, action: "react", op: "add", emoji };
+    await this.client.request({
       method: "POST",
-      path: `/${encodeURIComponent(ref.conversationId)}/reaction/${id}`,
-      signed: emoji,
-      body: { reaction: emoji },
+      path: `${BOT_API_PATH}/${encodeURIComponent(ref.conversationId)}/reaction/${id}`,
+      json: { reaction: emoji },
       operation: `react to message ${id} in ${ref.conversationId}`,
+      // Talk answers 200 for a reaction the bot already holds: sending it twice changes nothing.
+      idempotent: true,
     });
-    await this.store.add(ref.conversationId, String(id), emoji);
+    await this.record.change(target, (held) => (held.includes(emoji) ? held : [...held, emoji]));
     return { ok: true, action: "react", op: "add", emoji };
   }
 }
@@ -51,7 +42,7 @@ export class TalkReactions {
  */
 export function platformEmoji(intent: ReactionIntent): string {
   if (intent.resolved) {
-    // Talk stores the string as sent and does not normalise, so `👍` and `👍️` would be two
+    // Talk stores the string as sent and does not normalize, so `👍` and `👍️` would be two
     // reactions. Send what Talk's picker sends: the bare code point where it is an emoji on its
     // own (`👍`), with U+FE0F where it needs one to be an emoji (`❤️`), sequences as written.
     const { bare, unicode } = intent.resolved;

@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { hmacSha256Hex, safeEqual } from "@chorus/channel-kit";
 
 /** Talk refuses a bot request whose random is shorter than this. */
 export const MIN_RANDOM_LENGTH = 32;
@@ -9,15 +10,20 @@ export function newRandom(): string {
 }
 
 /** hex(HMAC-SHA256(secret, random + data)): how Talk signs and checks both directions. */
-export function sign(secret: string, random: string, data: string | Buffer): string {
-  return createHmac("sha256", secret).update(random).update(data).digest("hex");
+export function sign(secret: string, random: string, data: string | Uint8Array): string {
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  return hmacSha256Hex(secret, Buffer.concat([Buffer.from(random, "utf8"), bytes]));
 }
 
 /** Whether `signature` is the signature of `random + data`, compared in constant time. */
-export function signatureMatches(secret: string, random: string, data: string | Buffer, signature: string): boolean {
-  if (!/^[0-9a-f]{64}$/i.test(signature)) return false;
-  const expected = Buffer.from(sign(secret, random, data), "hex");
-  return timingSafeEqual(expected, Buffer.from(signature.toLowerCase(), "hex"));
+export function signatureMatches(
+  secret: string,
+  random: string,
+  data: string | Uint8Array,
+  signature: string,
+): boolean {
+  if (!/^[0-9a-f]{64}$/iu.test(signature)) return false;
+  return safeEqual(sign(secret, random, data), signature.toLowerCase());
 }
 
 /** The bot's actor id as Talk shows it: `bots/bot-<sha1 of the URL it was installed with>`. */

@@ -1,23 +1,50 @@
 import { z } from "zod";
 
 /**
- * Nextcloud Talk's own shapes: the Activity Streams 2.0 bodies of bot webhooks
- * (spreed `docs/bots.md`) and the OCS envelope of its API answers.
+ * Nextcloud Talk's own shapes: the Activity Streams 2.0 bodies of bot webhooks (spreed
+ * `docs/bots.md`, built by `lib/Service/BotService.php` with `ActivityPubHelper`) and the OCS
+ * envelope of its API answers. Only what the plugin reads is required; every object is loose, so
+ * fields a newer Talk adds never make a hook unreadable.
  */
+
+/** What a field held, for a problem report: short scalars as they are, anything else by its kind. */
+function received(input: unknown): string {
+  if (input === undefined) return "nothing";
+  if (input === null || typeof input === "number" || typeof input === "boolean") return String(input);
+  if (typeof input === "string") return input.length <= 24 ? JSON.stringify(input) : "a long string";
+  return Array.isArray(input) ? "an array" : `a ${typeof input}`;
+}
+
+/**
+ * `actor.talkParticipantType` (Talk 21+): the attendee's participant type (1 owner, 2 moderator,
+ * 3 user, 4 guest, 5 self-joined user, 6 guest moderator). Talk sends it as a numeric *string*
+ * (`ActivityPubHelper::generatePersonFromAttendee` casts it); a number is accepted too.
+ */
+export const participantTypeSchema = z.union([z.number().int(), z.string().regex(/^\d+$/u).transform(Number)], {
+  error: (issue) =>
+    `expected a participant type (a number, or a numeric string such as "3"), received ${received(issue.input)}`,
+});
 
 /** `users/ada`, `guests/<hash>`, `bots/bot-<sha1>`, … with the display name. */
 export const talkActorSchema = z.looseObject({
   type: z.string(),
   id: z.string().min(1),
   name: z.string().default(""),
-  talkParticipantType: z.number().optional(),
+  talkParticipantType: participantTypeSchema.optional(),
 });
 export type TalkActor = z.output<typeof talkActorSchema>;
 
-/** A chat message (`Note`); `content` is a JSON string `{message, parameters}`. */
+/**
+ * A chat message (`Note`); `id` is a numeric string, `content` a JSON string `{message, parameters}`.
+ * `name` is `message` for written messages; Talk 21–22 sent `""` for messages with attachments.
+ */
 export const talkNoteSchema = z.looseObject({
   type: z.literal("Note"),
-  id: z.union([z.string(), z.number()]).transform(String),
+  id: z
+    .union([z.string().min(1), z.number()], {
+      error: (issue) => `expected the message id (a numeric string), received ${received(issue.input)}`,
+    })
+    .transform(String),
   name: z.string().default("message"),
   content: z.string(),
   mediaType: z.string().optional(),
@@ -32,6 +59,7 @@ export const talkCollectionSchema = z.looseObject({
 });
 export type TalkCollection = z.output<typeof talkCollectionSchema>;
 
+/** A message someone wrote; `object.inReplyTo` (Talk 21+) is the message it quotes. */
 export const talkCreateSchema = z.looseObject({
   type: z.literal("Create"),
   actor: talkActorSchema,
@@ -42,6 +70,7 @@ export const talkCreateSchema = z.looseObject({
 });
 export type TalkCreate = z.input<typeof talkCreateSchema>;
 
+/** A reaction added (Talk 21+, the bot's `reaction` feature); `content` is the emoji. */
 export const talkLikeSchema = z.looseObject({
   type: z.literal("Like"),
   actor: talkActorSchema,
@@ -51,6 +80,7 @@ export const talkLikeSchema = z.looseObject({
 });
 export type TalkLike = z.input<typeof talkLikeSchema>;
 
+/** A reaction taken back; `object` is the whole `Like` hook. */
 export const talkUndoSchema = z.looseObject({
   type: z.literal("Undo"),
   actor: talkActorSchema,
@@ -78,7 +108,7 @@ export const richParameterSchema = z.looseObject({
 });
 export type RichParameter = z.output<typeof richParameterSchema>;
 
-/** What `object.content` holds once parsed. */
+/** What `object.content` holds once parsed; PHP encodes empty `parameters` as `[]`. */
 export const noteContentSchema = z.object({
   message: z.string(),
   parameters: z

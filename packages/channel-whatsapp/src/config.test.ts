@@ -8,8 +8,9 @@ describe("whatsappConfigSchema", () => {
       waWebSocketUrl: "wss://web.whatsapp.com/ws/chat",
       browserName: "Chorus",
       groupMetadataTtlMs: 300_000,
-      reconnectMinMs: 1_000,
-      reconnectMaxMs: 60_000,
+      // The kit's reconnect defaults (reconnectOptionsShape), as every long-lived connection has them.
+      reconnectMinMs: 500,
+      reconnectMaxMs: 30_000,
       connectTimeoutMs: 20_000,
       ackTimeoutMs: 15_000,
       retries: 2,
@@ -34,8 +35,12 @@ describe("whatsappConfigSchema", () => {
     await expect(validatePluginConfig(whatsappChannel, { reconnectMinMs: 5000, reconnectMaxMs: 100 })).rejects.toThrow(
       /channels\.whatsapp\.reconnectMaxMs: reconnectMaxMs must be ≥ reconnectMinMs/,
     );
+    // The kit's retries key (retryOptionsShape), with zod's own words.
     await expect(validatePluginConfig(whatsappChannel, { retries: 1.5 })).rejects.toThrow(
-      /retries must be a whole number/,
+      /channels\.whatsapp\.retries: /,
+    );
+    await expect(validatePluginConfig(whatsappChannel, { retries: 11 })).rejects.toThrow(
+      /channels\.whatsapp\.retries: /,
     );
     await expect(validatePluginConfig(whatsappChannel, { connectTimeoutMs: 10 })).rejects.toThrow(
       /connectTimeoutMs must be at least 1000 ms/,

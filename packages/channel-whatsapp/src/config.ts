@@ -1,4 +1,11 @@
+import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
 import { z } from "zod";
+
+/**
+ * Config keys whose values are secrets: none. WhatsApp has no token; the linked device's keys
+ * live in the auth directory and the redactor learns them when it reads them (`link/secrets.ts`).
+ */
+export const WHATSAPP_SECRET_KEYS: readonly string[] = [];
 
 const ms = (name: string, min: number) =>
   z
@@ -31,23 +38,18 @@ export const whatsappConfigSchema = z
       .default("Chorus"),
     /** How long a group's subject and participants are cached. */
     groupMetadataTtlMs: ms("groupMetadataTtlMs", 0).default(5 * 60_000),
-    /** First and longest pause between reconnect attempts after the connection dropped. */
-    reconnectMinMs: ms("reconnectMinMs", 10).default(1_000),
-    reconnectMaxMs: ms("reconnectMaxMs", 10).default(60_000),
+    /** First and longest pause between reconnect attempts after the connection dropped (the kit's defaults). */
+    ...reconnectOptionsShape,
     /** How long one connection attempt may take, and how long `start()` waits for the first one. */
     connectTimeoutMs: ms("connectTimeoutMs", 1_000).default(20_000),
     /**
-     * How long a send or reaction waits for WhatsApp to acknowledge it. Without an ack it fails
-     * (retryable) but is not sent again: it may have arrived.
+     * How long a send or reaction waits for WhatsApp to acknowledge it, and a query (a group
+     * lookup, a device list) for its answer. Without an ack a send fails (retryable) but is not
+     * sent again: it may have arrived.
      */
     ackTimeoutMs: ms("ackTimeoutMs", 100).default(15_000),
-    /** Retries of a group lookup or a send that failed because the connection was down. */
-    retries: z
-      .number({ error: "retries must be a number" })
-      .int("retries must be a whole number")
-      .min(0, "retries must be at least 0")
-      .max(10, "retries must be at most 10")
-      .default(2),
+    /** Retries of a group lookup or a send that failed because the connection was down (the kit's default). */
+    retries: retryOptionsShape.retries,
     /** Mark messages the gateway received as read (blue ticks). */
     sendReadReceipts: z.boolean({ error: "sendReadReceipts must be true or false" }).default(false),
     /**

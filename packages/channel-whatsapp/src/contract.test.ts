@@ -1,53 +1,91 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventually } from "@chorus/testkit";
-import { describeReactionContract } from "@chorus/testkit/vitest";
-import { vi } from "vitest";
-import { saveLinkedCreds } from "./auth-state.js";
+import { type ChannelContractFixture, closedPort, eventually } from "@chorus/testkit";
+import { describeChannelContract } from "@chorus/testkit/vitest";
+import type { AuthenticationCreds } from "@whiskeysockets/baileys";
 import { ANN, BOB, BOT } from "./fixtures/wire-messages.js";
-import { PATIENCE, removeStateDir, WIRE_TEST_TIMEOUT, wireConfig } from "./fixtures/wire-session.js";
+import { PATIENCE, removeStateDir, wireConfig } from "./fixtures/wire-session.js";
 import { whatsappChannel } from "./index.js";
-import { createFakeWhatsApp } from "./testing/index.js";
+import { createFakeWhatsApp, saveLinkedCreds } from "./testing/index.js";
 
-// Real crypto on a small shared machine: the suite's cases get the wire tests' patience.
-vi.setConfig({ testTimeout: WIRE_TEST_TIMEOUT, hookTimeout: WIRE_TEST_TIMEOUT });
+/** Short enough that a hung or closed WhatsApp fails a step in seconds; long enough for real crypto. */
+const SHORT = { connectTimeoutMs: 2_000, ackTimeoutMs: 3_000, reconnectMinMs: 50, reconnectMaxMs: 500, retries: 1 };
 
-// Every DESIGN §2.2 case the WhatsApp flags (clearAll, singleSlot) make relevant, checked
-// against the reactions the fake WhatsApp holds, through the real Baileys. The bot reacts to
-// messages people post in a LID-addressed group, so each key must carry the author.
-describeReactionContract("WhatsApp reaction contract", {
+/**
+ * The canary secrets. WhatsApp's config holds none (`secretKeys` is empty); the secrets are the
+ * linked device's own keys, which the plugin reads from the auth directory. Written independently
+ * of the plugin's own list, so a redactor that forgot one fails here.
+ */
+function deviceSecrets(creds: AuthenticationCreds): string[] {
+  const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+  return [
+    creds.advSecretKey,
+    base64(creds.noiseKey.private),
+    base64(creds.signedIdentityKey.private),
+    base64(creds.signedPreKey.keyPair.private),
+  ];
+}
+
+/**
+ * The fake WhatsApp as a whole-channel contract fixture. The bot reacts to messages people post
+ * in a LID-addressed group, so each key must carry the author; people write there too.
+ */
+async function whatsappFixture(): Promise<ChannelContractFixture> {
+  const fake = createFakeWhatsApp({ botPhone: BOT.phone, botLid: BOT.lid, botName: BOT.name });
+  await fake.start();
+  const ann = fake.addPerson(ANN);
+  const bob = fake.addPerson(BOB);
+  const group = fake.addGroup({ subject: "Contract", participants: [ann.phone, bob.phone] }).id;
+  const root = await mkdtemp(join(tmpdir(), "chorus-wa-contract-"));
+  const creds = fake.linkedCreds();
+  const authDir = join(root, "auth");
+  await saveLinkedCreds(root, creds, { authDir });
+  // The unreachable probe gets a copy: it must never touch the running instance's keys.
+  const probeAuthDir = join(root, "probe-auth");
+  await saveLinkedCreds(root, creds, { authDir: probeAuthDir });
+  const unreachable = `ws://127.0.0.1:${await closedPort()}/ws/chat`;
+  return {
+    config: wireConfig(fake, { authDir, ...SHORT }),
+    conversation: { id: group },
+    secrets: deviceSecrets(creds),
+    unreachableConfig: () => ({ waWebSocketUrl: unreachable, authDir: probeAuthDir, ...SHORT }),
+    async createMessage(instance, index) {
+      const key = fake.personSends({ from: ann.phone, chat: group, text: `contract suite target ${index}` });
+      return eventually(() => instance.resolveMessageRef({ id: group }, key.id), PATIENCE);
+    },
+    botReactions: (ref) => {
+      const emoji = fake.botReaction(group, ref.messageId);
+      return emoji === undefined ? [] : [emoji];
+    },
+    addForeignReaction: (ref, emoji) => {
+      fake.personReacts({ from: bob.phone, chat: group, target: ref.messageId, emoji });
+    },
+    foreignReactions: (ref) => {
+      const emoji = fake.reactionsOn(group, ref.messageId)[bob.jid];
+      return emoji === undefined ? [] : [emoji];
+    },
+    userSends: (text) => {
+      fake.personSends({ from: ann.phone, chat: group, text });
+    },
+    // The same stanza again, as WhatsApp sends it when the device's receipt was lost.
+    redeliverLast: () => fake.redeliverLast(),
+    // A message whose content ends in bytes that are no protobuf: Baileys cannot decode it.
+    deliverUnparseable: () => {
+      fake.personSendsUnreadable({ from: ann.phone, chat: group });
+    },
+    fault: (kind) => fake.fault(kind),
+    heal: () => fake.heal(),
+    async close() {
+      await fake.close();
+      await removeStateDir(root);
+    },
+  };
+}
+
+// Real crypto on a small shared machine: each step may take a while.
+describeChannelContract("WhatsApp: the whole channel contract", {
   plugin: whatsappChannel,
-  async setup() {
-    const fake = createFakeWhatsApp({ botPhone: BOT.phone, botLid: BOT.lid, botName: BOT.name });
-    await fake.start();
-    const ann = fake.addPerson(ANN);
-    const bob = fake.addPerson(BOB);
-    const group = fake.addGroup({ subject: "Contract", participants: [ann.phone, bob.phone] }).id;
-    const authDir = join(await mkdtemp(join(tmpdir(), "chorus-wa-contract-")), "auth");
-    await saveLinkedCreds(authDir, fake.linkedCreds(), { authDir });
-    return {
-      config: wireConfig(fake, { authDir }),
-      conversation: { id: group },
-      async createMessage(instance, index) {
-        const key = fake.personSends({ from: ann.phone, chat: group, text: `contract suite target ${index}` });
-        return eventually(() => instance.resolveMessageRef({ id: group }, key.id), PATIENCE);
-      },
-      botReactions: (ref) => {
-        const emoji = fake.botReaction(group, ref.messageId);
-        return emoji === undefined ? [] : [emoji];
-      },
-      addForeignReaction: (ref, emoji) => {
-        fake.personReacts({ from: bob.phone, chat: group, target: ref.messageId, emoji });
-      },
-      foreignReactions: (ref) => {
-        const emoji = fake.reactionsOn(group, ref.messageId)[bob.jid];
-        return emoji === undefined ? [] : [emoji];
-      },
-      async close() {
-        await fake.close();
-        await removeStateDir(join(authDir, ".."));
-      },
-    };
-  },
+  setup: whatsappFixture,
+  stepTimeoutMs: 30_000,
 });

@@ -60,12 +60,12 @@ export function toWhatsAppError(error: unknown, what: string): ChorusError {
 }
 
 /**
- * Whether a failed call can never have reached WhatsApp: the connection was closed when it was
- * written (428) or the network refused it. Only such sends are repeated (a message must not
- * arrive twice).
+ * Whether a failed call can never have reached WhatsApp: there was no connection to write it to,
+ * the connection was closed when it was written (428), or the network refused it. Only such sends
+ * are repeated (a message must not arrive twice).
  */
 export function neverSent(error: ChorusError): boolean {
-  return error.details?.status === 428 || UNREACHABLE.test(error.message);
+  return error.details?.notConnected === true || error.details?.status === 428 || UNREACHABLE.test(error.message);
 }
 
 function codeFor(status: number, text: string): ErrorCode {

@@ -12,6 +12,8 @@ describe("JIDs", () => {
     ).toEqual({
       channel: "whatsapp",
       accountId: "work",
+      // The identity is the instance's RefScope: the bot's id is its phone-number JID.
+      botId: "15550001111@s.whatsapp.net",
       pn: "15550001111@s.whatsapp.net",
       lid: "200000000000001@lid",
       name: "Chorus",

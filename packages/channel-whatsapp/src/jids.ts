@@ -1,4 +1,4 @@
-import { ChorusError } from "@chorus/core";
+import { ChorusError, type RefScope } from "@chorus/core";
 import {
   areJidsSameUser,
   isJidBroadcast,
@@ -10,11 +10,12 @@ import {
   jidNormalizedUser,
 } from "@whiskeysockets/baileys";
 
-/** Who the linked account is: its phone-number JID, its LID (once WhatsApp told it), its name. */
-export interface BotIdentity {
-  readonly channel: string;
-  readonly accountId: string;
-  /** `15551234567@s.whatsapp.net`, without device. */
+/**
+ * Who the linked account is: its phone-number JID, its LID (once WhatsApp told it), its name. It
+ * is the instance's `RefScope` too, with the phone-number JID as the bot's id.
+ */
+export interface BotIdentity extends RefScope {
+  /** `15551234567@s.whatsapp.net`, without device; also `botId`. */
   readonly pn: string;
   /** `123456789012345@lid`, without device; WhatsApp announces it on login. */
   readonly lid?: string;
@@ -43,6 +44,7 @@ export function botIdentityOf(
   return {
     channel,
     accountId,
+    botId: pn,
     pn,
     e164,
     ...(lid !== "" ? { lid } : {}),

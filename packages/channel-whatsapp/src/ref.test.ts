@@ -3,14 +3,12 @@ import { describe, expect, it } from "vitest";
 import { bot, family } from "./fixtures/messages.js";
 import { addressOfRef, messageKeyOf, whatsappMessageRef } from "./ref.js";
 
-const ids = { channel: "whatsapp", accountId: "default" };
-
 describe("messageKeyOf (the key a reaction or quote is sent with)", () => {
   it("a group message by someone else carries its author as participant, as WhatsApp addressed them", () => {
     const ref = whatsappMessageRef(
+      bot,
       { remoteJid: family.id, id: "3EB0AAAA", fromMe: false, participant: "100000000000001@lid" },
       false,
-      ids,
     );
     expect(messageKeyOf(ref, bot)).toEqual({
       remoteJid: family.id,
@@ -36,7 +34,7 @@ describe("messageKeyOf (the key a reaction or quote is sent with)", () => {
   });
 
   it("the bot's own group message is keyed fromMe with the bot's JID when the ref has no participant", () => {
-    const ref = whatsappMessageRef({ remoteJid: family.id, id: "3EB0CCCC", fromMe: true }, true, ids);
+    const ref = whatsappMessageRef(bot, { remoteJid: family.id, id: "3EB0CCCC", fromMe: true }, true);
     expect(messageKeyOf(ref, bot)).toEqual({ remoteJid: family.id, id: "3EB0CCCC", fromMe: true, participant: bot.pn });
   });
 
@@ -53,7 +51,7 @@ describe("messageKeyOf (the key a reaction or quote is sent with)", () => {
   });
 
   it("refs are plain JSON and survive a round trip", () => {
-    const ref = whatsappMessageRef({ remoteJid: family.id, id: "X", fromMe: false, participant: "1@lid" }, false, ids);
+    const ref = whatsappMessageRef(bot, { remoteJid: family.id, id: "X", fromMe: false, participant: "1@lid" }, false);
     expect(JSON.parse(JSON.stringify(ref))).toEqual(ref);
   });
 });

@@ -1,4 +1,4 @@
-import { ChorusError, type MessageRef } from "@chorus/core";
+import { ChorusError, type MessageRef, mintRef, type RefScope } from "@chorus/core";
 import { isJidGroup, type WAMessageKey } from "@whiskeysockets/baileys";
 import type { BotIdentity } from "./jids.js";
 
@@ -16,15 +16,10 @@ export interface WhatsAppMessageAddress {
 /**
  * The `MessageRef` of a WhatsApp message (DESIGN §2.3): the id the agent sees, the chat as the
  * conversation, and in `data` the key fields WhatsApp needs to address the message again.
+ * `fromBot` is given, not derived: the owner typing on the phone is `fromMe` but not the bot.
  */
-export function whatsappMessageRef(
-  address: WhatsAppMessageAddress,
-  fromBot: boolean,
-  who: Pick<BotIdentity, "channel" | "accountId">,
-): MessageRef {
-  return {
-    channel: who.channel,
-    accountId: who.accountId,
+export function whatsappMessageRef(scope: RefScope, address: WhatsAppMessageAddress, fromBot: boolean): MessageRef {
+  return mintRef(scope, {
     conversationId: address.remoteJid,
     messageId: address.id,
     fromBot,
@@ -33,7 +28,7 @@ export function whatsappMessageRef(
       fromMe: address.fromMe,
       ...(address.participant ? { participant: address.participant } : {}),
     },
-  };
+  });
 }
 
 /** The address a ref carries (falling back to its conversation and `fromBot` where `data` is missing). */

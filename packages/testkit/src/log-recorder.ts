@@ -60,12 +60,25 @@ export class LogRecorder {
   }
 }
 
-/** JSON of log fields, with errors as their message and stack (JSON.stringify drops them). */
+/**
+ * JSON of log fields, events or errors for searching, with each error as its message, stack, cause
+ * and own fields (`JSON.stringify` alone would give `ChorusError.toJSON`, without cause and stack).
+ */
 export function safeJson(value: unknown): string {
   const seen = new WeakSet<object>();
-  return JSON.stringify(value, (_, item: unknown) => {
-    if (item instanceof Error) {
-      return { ...item, name: item.name, message: item.message, stack: item.stack, cause: item.cause };
+  return JSON.stringify(value, function (this: Record<string, unknown>, key: string, item: unknown) {
+    // `this[key]` is the value before its `toJSON` ran: an error must be searched whole.
+    const original = this[key];
+    if (original instanceof Error) {
+      if (seen.has(original)) return "[circular]";
+      seen.add(original);
+      return {
+        ...original,
+        name: original.name,
+        message: original.message,
+        stack: original.stack,
+        cause: original.cause,
+      };
     }
     if (typeof item === "object" && item !== null) {
       if (seen.has(item)) return "[circular]";
@@ -73,4 +86,16 @@ export function safeJson(value: unknown): string {
     }
     return typeof item === "bigint" ? String(item) : item;
   });
+}
+
+/** An error's name, message, stack and cause, read defensively (some errors' getters throw on copies). */
+function errorText(error: Error): Record<string, unknown> {
+  const read = (key: "name" | "message" | "stack" | "cause") => {
+    try {
+      return error[key];
+    } catch {
+      return undefined;
+    }
+  };
+  return { name: read("name"), message: read("message"), stack: read("stack"), cause: read("cause") };
 }

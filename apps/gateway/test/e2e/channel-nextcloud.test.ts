@@ -43,6 +43,13 @@ describe("Nextcloud Talk through the real gateway process", () => {
     talk.setupBot(bot, "team");
   }, 30_000);
 
+  /** What the bot wrote in the team conversation, as Talk stores it. */
+  const botMessages = () =>
+    talk
+      .messagesIn("team")
+      .filter((m) => m.actorId === bot.actorId)
+      .map((m) => m.message);
+
   afterAll(async () => {
     await gateway?.stop();
     await model?.close();
@@ -74,16 +81,7 @@ describe("Nextcloud Talk through the real gateway process", () => {
     });
     expect(await talk.dispatch("team", trigger)).toEqual([200]);
 
-    await eventually(
-      () =>
-        expect(
-          talk
-            .messagesIn("team")
-            .filter((m) => m.actorId === bot.actorId)
-            .map((m) => m.message),
-        ).toEqual(["Pizza sounds good, Ada."]),
-      { timeoutMs: 15_000 },
-    );
+    await eventually(() => expect(botMessages()).toEqual(["Pizza sounds good, Ada."]), { timeoutMs: 15_000 });
     const reply = talk.messagesIn("team").find((m) => m.actorId === bot.actorId);
     expect(reply?.replyTo).toBe(Number(trigger.object.id));
     await eventually(() => expect(talk.botReactions(Number(trigger.object.id), bot)).toEqual(["👍"]));
@@ -96,6 +94,45 @@ describe("Nextcloud Talk through the real gateway process", () => {
     expect(batch).toContain("Ada: @Chorus what do you think about @Bob's idea?");
     expect(batch.indexOf("Pizza tonight?")).toBeLessThan(batch.indexOf("@Chorus what do you think"));
   }, 30_000);
+
+  it("answers a Talk 21+ message: talkParticipantType a numeric string, the body PHP-escaped (\\/, \\uXXXX)", async () => {
+    const before = model.requests.length;
+    model.script({ text: "Noted: 12/05 at 10:00 ✅" });
+    const trigger = talk.userSends({
+      token: "team",
+      user: { ...bob, participantType: 2 },
+      message: "@Chorus book room 4/B for 12/05 at 10:00 🗓️",
+    });
+    expect(await talk.dispatch("team", trigger)).toEqual([200]);
+    // The bytes Talk sends: spreed's ActivityPubHelper casts the participant type to a string, and
+    // PHP's json_encode escapes "/" and everything outside ASCII.
+    const raw = talk.deliveries.at(-1)?.body ?? "";
+    expect(raw).toContain('"id":"users\\/bob"');
+    expect(raw).toContain('"talkParticipantType":"2"');
+    expect(raw).toContain("room 4\\\\\\/B for 12\\\\\\/05");
+    expect(raw).toContain("\\\\ud83d\\\\uddd3");
+    await eventually(() => expect(botMessages()).toContain("Noted: 12/05 at 10:00 ✅"), { timeoutMs: 15_000 });
+    expect(model.requests).toHaveLength(before + 1);
+    expect(lastUserText(model.requests.at(-1))).toContain("Bob: @Chorus book room 4/B for 12/05 at 10:00 🗓️");
+  }, 30_000);
+
+  it("a hook it cannot read is answered 400 and leaves a warning in the gateway's log naming the field", async () => {
+    const before = model.requests.length;
+    const response = await talk.deliver(
+      `${gateway.url}/hooks/nextcloud/default`,
+      bot,
+      talk.unreadableEvent("team", ada),
+    );
+    expect(response.status).toBe(400);
+    await eventually(() => {
+      const warning = gateway
+        .logs()
+        .find((line) => line.level === 40 && String(line.msg).startsWith("nextcloud: could not read"));
+      expect(warning?.msg).toContain("actor.talkParticipantType: expected a participant type");
+      expect(warning?.msg).toContain("object.id:");
+    });
+    expect(model.requests).toHaveLength(before);
+  });
 
   it("a forged hook is refused with 401 and reaches no model", async () => {
     const before = model.requests.length;

@@ -2,13 +2,13 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { saveLinkedCreds } from "@chorus/channel-whatsapp";
 import {
   createFakeWhatsApp,
   type FakeGroup,
   type FakePerson,
   type FakeStoredMessage,
   type FakeWhatsApp,
+  saveLinkedCreds,
 } from "@chorus/channel-whatsapp/testing";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -43,10 +43,22 @@ describe("chorus channels login", () => {
     );
   });
 
-  it("points at `chorus plugins add` for a channel that is not installed", async () => {
-    const run = await runChorus(["channels", "login", "whatsapp"], { home: await home() });
+  it("offers the login options WhatsApp declares when given one it does not take", async () => {
+    const dir = await makeHome({ plugins: { load: [WHATSAPP_PLUGIN] }, channels: { whatsapp: {} } });
+    homes.push(dir);
+    const run = await runChorus(["channels", "login", "whatsapp", "--pin", "1234"], { home: dir });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('No installed plugin provides channel "whatsapp"');
-    expect(run.stderr).toContain("chorus plugins add @chorus/channel-whatsapp");
+    expect(run.stderr).toContain(
+      'error E_INVALID_INPUT: unknown login option "--pin": WhatsApp takes --phone <number> (link with a pairing code for this phone number (country code first) instead of a QR code)',
+    );
+    expect(run.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it("points at `chorus plugins add` for a channel that is not installed", async () => {
+    // Not whatsapp: the gateway's own node_modules hold every workspace channel (its dev dependencies).
+    const run = await runChorus(["channels", "login", "matrix"], { home: await home() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('No installed plugin provides channel "matrix"');
+    expect(run.stderr).toContain("chorus plugins add chorus-channel-matrix");
   });
 });

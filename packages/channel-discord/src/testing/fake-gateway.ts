@@ -1,5 +1,6 @@
-import type { WebSocketHandler } from "@chorus/testkit";
-import type { FakeDiscordState, FakeGuild } from "./fake-state.js";
+import type { PlatformFault, WebSocketHandler } from "@chorus/testkit";
+import type { FakeDiscordState } from "./fake-state.js";
+import { guildCreate, readyPayload } from "./wire.js";
 
 /** Gateway opcodes the fake speaks (Discord API v10). */
 export const Op = {
@@ -27,7 +28,10 @@ export const Intent = {
 type WebSocket = Parameters<WebSocketHandler>[0];
 const OPEN = 1;
 
-interface GatewayPayload {
+/** What a gateway that answers garbage sends: a frame that is not JSON. */
+export const GARBAGE_FRAME = '<html><body>502 Bad Gateway</body></html>{"op": 0, "t": "MESSAGE_CRE';
+
+export interface GatewayPayload {
   op: number;
   d?: unknown;
   s?: number | null;
@@ -37,6 +41,7 @@ interface GatewayPayload {
 /** One gateway session: survives a dropped socket so the client can RESUME it. */
 export interface FakeGatewaySession {
   readonly id: string;
+  readonly token: string;
   readonly intents: number;
   seq: number;
   /** Every dispatch with its sequence number, for replay on RESUME. */
@@ -45,33 +50,96 @@ export interface FakeGatewaySession {
   resumed: number;
 }
 
-/** The fake's gateway WebSocket: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME and dispatches. */
+export interface FakeGatewayOptions {
+  /** The token IDENTIFY and RESUME must carry (read at each use: it can be reset). */
+  token: () => string;
+  /** The URL READY names for resuming. */
+  url: () => string;
+  /** `heartbeat_interval` of HELLO; Discord sends about 41 s. */
+  heartbeatIntervalMs?: number;
+  /** False: an IDENTIFY asking for MESSAGE_CONTENT is closed with 4014, as for a bot without the portal switch. */
+  messageContentAllowed?: boolean;
+}
+
+/**
+ * The fake's gateway WebSocket: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME with
+ * replay and dispatches, and the four ways a gateway fails (`fault`): `refuse` closes sockets
+ * with 4000 and closes every IDENTIFY/RESUME the same way; `close` drops every socket at once;
+ * `hang` sends nothing (no HELLO, no dispatch, no heartbeat ACK); `garbage` sends frames that are
+ * not JSON. Sessions survive a fault, so a client that resumes afterwards gets what it missed.
+ */
 export class FakeGateway {
   readonly sessions = new Map<string, FakeGatewaySession>();
   /** Opcodes received from clients, in order (heartbeats included). */
   readonly received: GatewayPayload[] = [];
+  /** Connections accepted, faulted or not. */
+  accepted = 0;
+  readonly #sockets = new Set<WebSocket>();
+  /** Sockets that hung or carried garbage: dropped when the fault heals (the client then resumes). */
+  readonly #stale = new Set<WebSocket>();
+  #fault: PlatformFault | undefined;
 
   constructor(
     private readonly state: FakeDiscordState,
-    private readonly token: () => string,
-    private readonly url: () => string,
+    private readonly options: FakeGatewayOptions,
   ) {}
+
+  /** The fault the gateway is in, if any. */
+  get fault(): PlatformFault | undefined {
+    return this.#fault;
+  }
+
+  /** From now on the gateway misbehaves like `kind` (see the class comment), open sockets included. */
+  startFault(kind: PlatformFault): void {
+    this.#fault = kind;
+    for (const socket of this.#sockets) this.#afflict(socket);
+  }
+
+  /** Ends the fault; sockets that hung or carried garbage are dropped, so their clients resume. */
+  heal(): void {
+    this.#fault = undefined;
+    for (const socket of this.#stale) socket.terminate();
+    this.#stale.clear();
+  }
 
   /** Handles one accepted connection. */
   accept(socket: WebSocket): void {
-    send(socket, { op: Op.Hello, d: { heartbeat_interval: 41_250 } });
-    socket.on("message", (raw: unknown) => {
-      const payload = JSON.parse(String(raw)) as GatewayPayload;
-      this.received.push(payload);
-      this.#handle(socket, payload);
+    this.accepted += 1;
+    this.#sockets.add(socket);
+    socket.on("close", () => {
+      this.#sockets.delete(socket);
+      this.#stale.delete(socket);
     });
+    socket.on("message", (raw: unknown) => this.#receive(socket, String(raw)));
+    if (this.#fault !== undefined && this.#fault !== "refuse") {
+      this.#afflict(socket);
+      return;
+    }
+    this.#send(socket, { op: Op.Hello, d: { heartbeat_interval: this.options.heartbeatIntervalMs ?? 41_250 } });
   }
 
-  /** Sends an event to every session whose intents cover it (queued for replay when its socket is gone). */
+  /** Sends an event to every session whose intents cover it (kept for replay when its socket is gone). */
   dispatch(type: string, data: unknown, needs: (intents: number) => boolean = () => true): void {
     for (const session of this.sessions.values()) {
       if (!needs(session.intents)) continue;
       this.#dispatchTo(session, type, data);
+    }
+  }
+
+  /** Sends the current session's last dispatch again, same sequence number (as a replay after RESUME does). */
+  redeliverLast(): void {
+    const session = this.current;
+    const last = session?.log.at(-1);
+    if (!session?.socket || !last) throw new Error("fake Discord: no dispatch to redeliver");
+    this.#send(session.socket, last);
+  }
+
+  /** Ends every session of `token` as Discord does when a token is reset: close code 4004. */
+  revoke(token: string): void {
+    for (const [id, session] of this.sessions) {
+      if (session.token !== token) continue;
+      session.socket?.close(4004, "Authentication failed.");
+      this.sessions.delete(id);
     }
   }
 
@@ -80,37 +148,80 @@ export class FakeGateway {
     return [...this.sessions.values()].at(-1);
   }
 
+  #afflict(socket: WebSocket): void {
+    switch (this.#fault) {
+      case "refuse":
+        socket.close(4000, "Unknown error.");
+        return;
+      case "close":
+        socket.terminate();
+        return;
+      case "garbage":
+        this.#stale.add(socket);
+        socket.send(GARBAGE_FRAME);
+        return;
+      case "hang":
+        this.#stale.add(socket);
+        return;
+    }
+  }
+
+  #receive(socket: WebSocket, raw: string): void {
+    let payload: GatewayPayload;
+    try {
+      payload = JSON.parse(raw) as GatewayPayload;
+    } catch {
+      socket.close(4002, "Error while decoding payload.");
+      return;
+    }
+    this.received.push(payload);
+    if (this.#stale.has(socket)) {
+      if (this.#fault === "garbage") socket.send(GARBAGE_FRAME);
+      return;
+    }
+    if (this.#fault === "refuse" && (payload.op === Op.Identify || payload.op === Op.Resume)) {
+      socket.close(4000, "Unknown error.");
+      return;
+    }
+    this.#handle(socket, payload);
+  }
+
   #handle(socket: WebSocket, payload: GatewayPayload): void {
     if (payload.op === Op.Heartbeat) {
-      send(socket, { op: Op.HeartbeatAck });
+      this.#send(socket, { op: Op.HeartbeatAck });
       return;
     }
     if (payload.op === Op.Identify) {
       const d = payload.d as { token: string; intents: number };
-      if (d.token !== this.token()) {
+      if (d.token !== this.options.token()) {
         socket.close(4004, "Authentication failed.");
         return;
       }
-      this.#identify(socket, d.intents);
+      if ((d.intents & Intent.MessageContent) !== 0 && this.options.messageContentAllowed === false) {
+        socket.close(4014, "Disallowed intent(s).");
+        return;
+      }
+      this.#identify(socket, d.token, d.intents);
       return;
     }
     if (payload.op === Op.Resume) {
       const d = payload.d as { token: string; session_id: string; seq: number };
       const session = this.sessions.get(d.session_id);
-      if (d.token !== this.token() || !session) {
-        send(socket, { op: Op.InvalidSession, d: false });
+      if (d.token !== this.options.token() || !session) {
+        this.#send(socket, { op: Op.InvalidSession, d: false });
         return;
       }
       session.socket = socket;
       session.resumed += 1;
-      for (const missed of session.log.filter((p) => (p.s ?? 0) > d.seq)) send(socket, missed);
+      for (const missed of session.log.filter((p) => (p.s ?? 0) > d.seq)) this.#send(socket, missed);
       this.#dispatchTo(session, "RESUMED", {});
     }
   }
 
-  #identify(socket: WebSocket, intents: number): void {
+  #identify(socket: WebSocket, token: string, intents: number): void {
     const session: FakeGatewaySession = {
       id: `session-${this.state.snowflake()}`,
+      token,
       intents,
       seq: 0,
       log: [],
@@ -118,90 +229,24 @@ export class FakeGateway {
       resumed: 0,
     };
     this.sessions.set(session.id, session);
-    this.#dispatchTo(session, "READY", {
-      v: 10,
-      user: { discriminator: "0", avatar: null, global_name: null, ...this.state.bot, bot: true },
-      guilds: [...this.state.guilds.keys()].map((id) => ({ id, unavailable: true })),
-      session_id: session.id,
-      resume_gateway_url: this.url(),
-      application: { id: this.state.bot.id, flags: 0 },
-      shard: [0, 1],
-      private_channels: [],
-      relationships: [],
-      user_settings: {},
-    });
+    this.#dispatchTo(session, "READY", readyPayload(this.state, session.id, this.options.url()));
     for (const guild of this.state.guilds.values())
-      this.#dispatchTo(session, "GUILD_CREATE", this.#guildPayload(guild));
-  }
-
-  #guildPayload(guild: FakeGuild): unknown {
-    const channels = [...this.state.channels.values()].filter((c) => c.guild_id === guild.id);
-    const member = (userId: string, roles: string[]) => ({
-      user: this.state.users.get(userId),
-      roles,
-      joined_at: new Date(0).toISOString(),
-      deaf: false,
-      mute: false,
-      flags: 0,
-    });
-    return {
-      id: guild.id,
-      name: guild.name,
-      icon: null,
-      owner_id: this.state.bot.id,
-      unavailable: false,
-      large: false,
-      member_count: guild.members.size,
-      joined_at: new Date(0).toISOString(),
-      features: [],
-      roles: [
-        { id: guild.id, name: "@everyone", permissions: "0", position: 0, color: 0, hoist: false, managed: false },
-        ...guild.roles.map((r, i) => ({
-          ...r,
-          permissions: "0",
-          position: i + 1,
-          color: 0,
-          hoist: false,
-          managed: false,
-        })),
-      ],
-      emojis: guild.emojis.map((e) => ({ ...e, roles: [], require_colons: true, managed: false, available: true })),
-      stickers: [],
-      members: [...guild.members].map(([id, roles]) => member(id, roles)),
-      channels: channels
-        .filter((c) => c.type === 0)
-        .map((c, i) => ({ id: c.id, type: c.type, name: c.name, position: i, permission_overwrites: [] })),
-      threads: channels
-        .filter((c) => c.type === 11)
-        .map((c) => ({
-          id: c.id,
-          type: c.type,
-          name: c.name,
-          guild_id: guild.id,
-          parent_id: c.parent_id,
-          owner_id: this.state.bot.id,
-          thread_metadata: {
-            archived: false,
-            auto_archive_duration: 1440,
-            archive_timestamp: new Date(0).toISOString(),
-            locked: false,
-          },
-        })),
-      presences: [],
-      voice_states: [],
-      stage_instances: [],
-      guild_scheduled_events: [],
-    };
+      this.#dispatchTo(session, "GUILD_CREATE", guildCreate(this.state, guild));
   }
 
   #dispatchTo(session: FakeGatewaySession, type: string, data: unknown): void {
     session.seq += 1;
     const payload: GatewayPayload = { op: Op.Dispatch, t: type, s: session.seq, d: data };
     session.log.push(payload);
-    if (session.socket?.readyState === OPEN) send(session.socket, payload);
+    if (session.socket) this.#send(session.socket, payload);
   }
-}
 
-function send(socket: WebSocket, payload: GatewayPayload): void {
-  socket.send(JSON.stringify({ s: null, t: null, ...payload }));
+  #send(socket: WebSocket, payload: GatewayPayload): void {
+    if (socket.readyState !== OPEN) return;
+    if (this.#stale.has(socket)) {
+      if (this.#fault === "garbage") socket.send(GARBAGE_FRAME);
+      return;
+    }
+    socket.send(JSON.stringify({ s: null, t: null, ...payload }));
+  }
 }

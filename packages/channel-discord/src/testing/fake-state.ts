@@ -8,6 +8,13 @@ export interface FakeUser {
   bot?: boolean;
 }
 
+/** A user's membership of a guild. */
+export interface FakeMember {
+  roles: string[];
+  /** The guild nickname, where set. */
+  nick?: string;
+}
+
 export interface FakeRole {
   id: string;
   name: string;
@@ -36,8 +43,8 @@ export interface FakeGuild {
   roles: FakeRole[];
   /** Custom emoji of the guild. */
   emojis: FakeEmoji[];
-  /** Member user ids → their role ids. */
-  members: Map<string, string[]>;
+  /** Member user ids → their membership. */
+  members: Map<string, FakeMember>;
 }
 
 export interface FakeMessage {
@@ -51,8 +58,10 @@ export interface FakeMessage {
   mentions: FakeUser[];
   mention_roles: string[];
   mention_everyone: boolean;
-  message_reference?: { message_id: string; channel_id: string; guild_id?: string };
+  message_reference?: { type: 0; message_id: string; channel_id: string; guild_id?: string };
   referenced_message?: FakeMessage | null;
+  /** Set on messages a webhook posted (they have no guild member). */
+  webhook_id?: string;
 }
 
 /** One emoji on a message and who reacted with it, in reaction order. */
@@ -122,6 +131,7 @@ export class FakeDiscordState {
       ...(referenced
         ? {
             message_reference: {
+              type: 0,
               message_id: referenced.id,
               channel_id: referenced.channel_id,
               ...(channel.guild_id !== undefined ? { guild_id: channel.guild_id } : {}),
@@ -160,6 +170,11 @@ export class FakeDiscordState {
     return [...(this.reactions.get(messageId)?.values() ?? [])]
       .filter((r) => r.users.has(userId))
       .map((r) => emojiKeyOf(r.emoji));
+  }
+
+  /** The membership of `userId` in the guild of `guildId`, if any. */
+  member(guildId: string | undefined, userId: string): FakeMember | undefined {
+    return guildId === undefined ? undefined : this.guilds.get(guildId)?.members.get(userId);
   }
 
   /** The `reactions` array of a message as Discord returns it to `userId`. */

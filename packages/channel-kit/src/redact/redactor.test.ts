@@ -51,6 +51,14 @@ describe("Redactor", () => {
     expect(error.message).toBe(`limit for ${SECRET}`);
   });
 
+  it("copies a cause with internal slots (a DOMException) as a plain error that can still be read", () => {
+    const cause = new DOMException(`The operation for ${SECRET} was aborted`, "TimeoutError");
+    const out = new Redactor([SECRET]).error(new ChorusError("E_PLATFORM", "timed out", { cause }));
+    const copy = out.cause as Error;
+    expect([copy.name, copy.message]).toEqual(["TimeoutError", "The operation for [redacted] was aborted"]);
+    expect(JSON.stringify({ ...copy, name: copy.name, stack: copy.stack })).not.toContain(SECRET);
+  });
+
   it("turns anything thrown into a ChorusError", () => {
     const out = new Redactor([SECRET]).error(new TypeError(`fetch ${SECRET} failed`));
     expect(out).toBeInstanceOf(ChorusError);

@@ -85,18 +85,22 @@ export class Redactor {
     return out;
   }
 
-  /** A copy of `error` (same prototype, so `instanceof` still holds) with every text field redacted. */
+  /**
+   * A copy of `error` with every text field redacted. A `ChorusError` keeps its class (callers
+   * check `instanceof RateLimitedError`); any other error (a library's, a `DOMException` with
+   * internal slots) becomes a plain `Error` with the same name, message, stack, cause and fields.
+   */
   #error(error: Error, depth = 0): Error {
-    const copy = Object.create(Object.getPrototypeOf(error)) as Error & Record<string, unknown>;
+    const copy = (error instanceof ChorusError ? Object.create(Object.getPrototypeOf(error)) : new Error()) as Error &
+      Record<string, unknown>;
     for (const [key, item] of Object.entries(error)) copy[key] = this.#walk(item, depth + 1);
     const own = (key: string, value: unknown) =>
       Object.defineProperty(copy, key, { value, writable: true, configurable: true, enumerable: false });
-    own("message", this.text(error.message));
-    if (error.stack !== undefined) own("stack", this.text(error.stack));
+    if (!(error instanceof ChorusError)) own("name", String(error.name));
+    own("message", this.text(String(error.message)));
+    own("stack", error.stack === undefined ? undefined : this.text(error.stack));
     if (error.cause !== undefined) own("cause", this.#walk(error.cause, depth + 1));
-    if (error instanceof ChorusError) {
-      if (error.hint !== undefined) copy.hint = this.text(error.hint);
-    }
+    if (error instanceof ChorusError && error.hint !== undefined) copy.hint = this.text(error.hint);
     return copy;
   }
 }

@@ -4,6 +4,8 @@ import { createHash } from "node:crypto";
 export interface FakeUser {
   id: string;
   name: string;
+  /** Talk's participant type in the conversation (1 owner, 2 moderator, 3 user, …); 3 when absent. */
+  participantType?: number;
 }
 
 /** A bot as `occ talk:bot:install` creates it. */

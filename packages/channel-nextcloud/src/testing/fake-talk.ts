@@ -1,25 +1,22 @@
-import { randomBytes } from "node:crypto";
-import { createFakeServer, type FakeResponse, type FakeServer, json, type RequestContext } from "@chorus/testkit";
-import { BOT_API_PATH } from "../client.js";
-import { sign, signatureMatches } from "../signing.js";
-import type { TalkCreate, TalkLike, TalkMembership, TalkUndo, TalkWebhookBody } from "../wire.js";
+import {
+  createFakeServer,
+  type FakeResponse,
+  type FakeServer,
+  json,
+  outage,
+  type PlatformFault,
+  type RequestContext,
+} from "@chorus/testkit";
+import { BOT_API_PATH, signedPart } from "../client.js";
+import { signatureMatches } from "../signing.js";
+import type { TalkCreate, TalkLike, TalkMembership, TalkUndo } from "../wire.js";
+import { type DeliverOptions, type Delivery, HookSender } from "./fake-delivery.js";
+import { createHook, likeHook, membershipHook, undoHook, unreadableHook } from "./fake-hooks.js";
 import { type FakeBot, type FakeMessage, type FakeRoom, FakeTalkState, type FakeUser } from "./fake-state.js";
 
 export interface FakeTalkOptions {
   /** Talk's `max-length` of a chat message; default 32000. */
   maxTextLength?: number;
-}
-
-/** Overrides for `deliver`, to send what a forger or a replay would. */
-export interface DeliverOptions {
-  /** Sign with this secret instead of the bot's. */
-  secret?: string;
-  /** Use this `X-Nextcloud-Talk-Random` (a replay reuses one). */
-  random?: string;
-  /** Send this signature verbatim. */
-  signature?: string;
-  /** Send this `X-Nextcloud-Talk-Backend` instead of the fake's URL. */
-  backend?: string;
 }
 
 /** What a person writes. */
@@ -32,11 +29,13 @@ export interface UserMessageInput {
   replyTo?: number;
 }
 
-/** A stateful fake Nextcloud Talk on 127.0.0.1: the bot OCS API, plus signed webhooks. */
+/** A stateful fake Nextcloud Talk on 127.0.0.1: the bot OCS API, plus webhooks signed and encoded as Talk does. */
 export interface FakeTalk {
   readonly server: FakeServer;
   readonly state: FakeTalkState;
   readonly url: string;
+  /** Every webhook posted, with the exact bytes of its body. */
+  readonly deliveries: readonly Delivery[];
   start(): Promise<string>;
   close(): Promise<void>;
   /** `occ talk:bot:install <name> <secret> <url> --feature …`. */
@@ -55,10 +54,22 @@ export interface FakeTalk {
   userUnreacts(messageId: number, user: FakeUser, emoji: string): TalkUndo;
   /** The `Join`/`Leave` hook for a bot and a conversation. */
   membershipEvent(type: "Join" | "Leave", bot: FakeBot, token: string): TalkMembership;
-  /** Posts `body` to `url` signed with `bot`'s secret like Talk does; resolves with the answer. */
-  deliver(url: string, bot: FakeBot, body: TalkWebhookBody, options?: DeliverOptions): Promise<Response>;
+  /** A hook in a conversation that the plugin cannot read (see `unreadableHook`). */
+  unreadableEvent(token: string, user: FakeUser): object;
+  /**
+   * Posts `body` to `url` as Talk does: PHP-encoded (a string is sent as it is), signed over
+   * random + body with the bot's secret; resolves with the answer.
+   */
+  deliver(url: string, bot: FakeBot, body: object | string, options?: DeliverOptions): Promise<Response>;
+  /** The last genuine delivery again, as Talk would fire it again: same body, a fresh random. */
+  redeliverLast(url?: string): Promise<Response>;
+  /** The last delivery posted again with its random and signature: a captured request replayed. */
+  replayLast(): Promise<Response>;
   /** Delivers a hook to every bot enabled in `token` with the feature it needs, at its URL. */
-  dispatch(token: string, body: TalkWebhookBody): Promise<number[]>;
+  dispatch(token: string, body: object): Promise<number[]>;
+  /** From now on every bot API request misbehaves like `kind` (refuse, close, hang, garbage), until `heal()`. */
+  outage(kind: PlatformFault): void;
+  heal(): void;
   /** A bot's reactions on a message, as Talk stores them. */
   botReactions(messageId: number, bot: FakeBot): string[];
   reactionsBy(messageId: number, actorId: string): string[];
@@ -84,6 +95,7 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
   const maxTextLength = options.maxTextLength ?? 32_000;
   const state = new FakeTalkState();
   const server = createFakeServer();
+  const sender = new HookSender(() => server.url);
 
   /** `BotController::getBotFromHeaders`: 400 for a missing/short random or signature, 401 when no bot matches. */
   const botFromHeaders = (ctx: Ctx, token: string, signed: string): FakeBot | number => {
@@ -115,7 +127,7 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
       const body = bodyOf(ctx);
       const message = typeof body.message === "string" ? body.message : "";
       if (message.trim() === "") return ocs(400);
-      const bot = botFromHeaders(ctx, token, message);
+      const bot = botFromHeaders(ctx, token, signedPart(body));
       if (typeof bot === "number") return ocs(bot);
       if (!state.rooms.has(token)) return ocs(404);
       const replyTo = typeof body.replyTo === "number" ? body.replyTo : 0;
@@ -138,8 +150,9 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
   const reaction = (remove: boolean) =>
     guarded((ctx) => {
       const token = ctx.params.token ?? "";
-      const emoji = typeof bodyOf(ctx).reaction === "string" ? (bodyOf(ctx).reaction as string) : "";
-      const bot = botFromHeaders(ctx, token, emoji);
+      const body = bodyOf(ctx);
+      const emoji = typeof body.reaction === "string" ? body.reaction : "";
+      const bot = botFromHeaders(ctx, token, signedPart(body));
       if (typeof bot === "number") return ocs(bot);
       const message = state.messages.get(Number(ctx.params.messageId));
       if (!message || message.token !== token) return ocs(404);
@@ -150,61 +163,15 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
   server.route("POST", `${BOT_API_PATH}/:token/reaction/:messageId`, reaction(false));
   server.route("DELETE", `${BOT_API_PATH}/:token/reaction/:messageId`, reaction(true));
 
-  const actorOf = (user: FakeUser) => ({ type: "Person", id: `users/${user.id}`, name: user.name });
-  const targetOf = (token: string) => ({
-    type: "Collection" as const,
-    id: token,
-    name: state.rooms.get(token)?.name ?? "",
-  });
-  const noteOf = (message: FakeMessage) => ({
-    type: "Note" as const,
-    id: String(message.id),
-    name: "message",
-    content: JSON.stringify({ message: message.message, parameters: message.parameters }),
-    mediaType: "text/markdown",
-  });
-  const actorOfMessage = (message: FakeMessage) => ({
-    type: message.actorId.startsWith("bots/") ? "Application" : "Person",
-    id: message.actorId,
-    name: message.actorName,
-  });
+  const roomOrThrow = (token: string) => {
+    const room = state.rooms.get(token);
+    if (!room) throw new Error(`fake Talk: no conversation ${token}`);
+    return room;
+  };
   const messageOrThrow = (id: number) => {
     const message = state.messages.get(id);
     if (!message) throw new Error(`fake Talk: no message ${id}`);
     return message;
-  };
-  const likeOf = (messageId: number, user: FakeUser, emoji: string): TalkLike => {
-    const message = messageOrThrow(messageId);
-    return {
-      type: "Like",
-      actor: actorOf(user),
-      object: noteOf(message),
-      target: targetOf(message.token),
-      content: emoji,
-    };
-  };
-
-  const deliver = (url: string, bot: FakeBot, body: TalkWebhookBody, deliverOptions: DeliverOptions = {}) => {
-    const raw = JSON.stringify(body);
-    // Talk: ISecureRandom::generate(64), signature over random + raw body.
-    const random =
-      deliverOptions.random ??
-      randomBytes(48)
-        .toString("base64")
-        .replace(/[^A-Za-z0-9]/gu, "")
-        .slice(0, 64);
-    return fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "ocs-apirequest": "true",
-        "x-nextcloud-talk-random": random,
-        "x-nextcloud-talk-signature":
-          deliverOptions.signature ?? sign(deliverOptions.secret ?? bot.secret, random, raw),
-        "x-nextcloud-talk-backend": deliverOptions.backend ?? `${server.url}/`,
-      },
-      body: raw,
-    });
   };
 
   return {
@@ -213,6 +180,7 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
     get url() {
       return server.url;
     },
+    deliveries: sender.deliveries,
     start: () => server.start(),
     close: () => server.close(),
     installBot: (input) => state.installBot(input),
@@ -227,13 +195,12 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
       return room;
     },
     setupBot: (bot, token) => {
-      const room = state.rooms.get(token);
-      if (!room) throw new Error(`fake Talk: no conversation ${token}`);
+      const room = roomOrThrow(token);
       if (!room.bots.includes(bot.id)) room.bots.push(bot.id);
     },
     config: (bot, extra = {}) => ({ baseUrl: server.url, secret: bot.secret, botName: bot.name, ...extra }),
     userSends: (input) => {
-      if (!state.rooms.has(input.token)) throw new Error(`fake Talk: no conversation ${input.token}`);
+      const room = roomOrThrow(input.token);
       const parent = input.replyTo === undefined ? undefined : messageOrThrow(input.replyTo);
       state.users.set(input.user.id, input.user);
       const message = state.postMessage({
@@ -244,37 +211,31 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
         parameters: input.parameters ?? {},
         ...(parent ? { replyTo: parent.id } : {}),
       });
-      return {
-        type: "Create",
-        actor: actorOf(input.user),
-        object: {
-          ...noteOf(message),
-          ...(parent ? { inReplyTo: { actor: actorOfMessage(parent), object: noteOf(parent) } } : {}),
-        },
-        target: targetOf(input.token),
-      };
+      return createHook(room, input.user, message, parent);
     },
     userReacts: (messageId, user, emoji) => {
-      const like = likeOf(messageId, user, emoji);
+      const message = messageOrThrow(messageId);
       state.addReaction(messageId, `users/${user.id}`, emoji);
-      return like;
+      return likeHook(roomOrThrow(message.token), user, message, emoji);
     },
     userUnreacts: (messageId, user, emoji) => {
-      const like = likeOf(messageId, user, emoji);
+      const message = messageOrThrow(messageId);
       state.removeReaction(messageId, `users/${user.id}`, emoji);
-      return { type: "Undo", actor: actorOf(user), object: like, target: like.target };
+      return undoHook(roomOrThrow(message.token), user, message, emoji);
     },
-    membershipEvent: (type, bot, token) => ({
-      type,
-      actor: { type: "Application", id: bot.actorId, name: bot.name },
-      object: targetOf(token),
-    }),
-    deliver,
+    membershipEvent: (type, bot, token) => membershipHook(type, bot, roomOrThrow(token)),
+    unreadableEvent: (token, user) => unreadableHook(roomOrThrow(token), user),
+    deliver: (url, bot, body, deliverOptions) => sender.deliver(url, bot, body, deliverOptions),
+    redeliverLast: (url) => sender.redeliverLast(url),
+    replayLast: () => sender.replayLast(),
     dispatch: async (token, body) => {
-      const feature = body.type === "Like" || body.type === "Undo" ? "reaction" : "webhook";
-      const answers = await Promise.all(state.botsIn(token, feature).map((bot) => deliver(bot.url, bot, body)));
+      const type = (body as { type?: unknown }).type;
+      const feature = type === "Like" || type === "Undo" ? "reaction" : "webhook";
+      const answers = await Promise.all(state.botsIn(token, feature).map((bot) => sender.deliver(bot.url, bot, body)));
       return answers.map((answer) => answer.status);
     },
+    outage: (kind) => server.inject(outage(kind)),
+    heal: () => server.clearFaults(),
     botReactions: (messageId, bot) => state.reactionsBy(messageId, bot.actorId),
     reactionsBy: (messageId, actorId) => state.reactionsBy(messageId, actorId),
     messagesIn: (token) => [...state.messages.values()].filter((m) => m.token === token),

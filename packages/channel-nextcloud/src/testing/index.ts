@@ -3,11 +3,19 @@
  * end-to-end tests and other authors can run against the same platform this package's tests use.
  */
 
-export { type FakeBot, type FakeMessage, type FakeRoom, FakeTalkState, type FakeUser } from "./fake-state.js";
+export { type DeliverOptions, type Delivery, talkRandom } from "./fake-delivery.js";
 export {
-  createFakeTalk,
-  type DeliverOptions,
-  type FakeTalk,
-  type FakeTalkOptions,
-  type UserMessageInput,
-} from "./fake-talk.js";
+  collectionOf,
+  createHook,
+  likeHook,
+  membershipHook,
+  noteOf,
+  PARTICIPANT_USER,
+  person,
+  personFromAttendee,
+  undoHook,
+  unreadableHook,
+} from "./fake-hooks.js";
+export { type FakeBot, type FakeMessage, type FakeRoom, FakeTalkState, type FakeUser } from "./fake-state.js";
+export { createFakeTalk, type FakeTalk, type FakeTalkOptions, type UserMessageInput } from "./fake-talk.js";
+export { phpArray, phpJsonEncode } from "./php-json.js";

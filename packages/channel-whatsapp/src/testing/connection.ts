@@ -3,6 +3,7 @@ import { type BinaryNode, decodeBinaryNode, encodeBinaryNode, type proto } from 
 import { fakeProtocolError } from "./errors.js";
 import { FrameReader, frame } from "./frame-reader.js";
 import { type ClientFinish, NoiseServerHandshake, type NoiseTransport } from "./noise-server.js";
+import { garbageFrame, type Outage } from "./outage.js";
 
 /** The server end of one WebSocket, as the fake's WebSocket route hands it over. */
 export type FakeSocket = Parameters<WebSocketHandler>[0];
@@ -16,6 +17,8 @@ export interface ConnectionHandler {
   closed(connection: FakeConnection): void;
   /** Handling failed; the connection is closed after this. */
   failed(connection: FakeConnection, error: unknown): void;
+  /** How the server misbehaves now (hang and garbage are played here, per frame). */
+  outage(): Outage | undefined;
 }
 
 /** How long a client may take to close after the fake told it to go, before the fake cuts the socket. */
@@ -33,6 +36,8 @@ export class FakeConnection {
   #transport: NoiseTransport | undefined;
   #queue: Promise<void> = Promise.resolve();
   #closed = false;
+  /** The fake sent this connection garbage: what it sends afterwards may well be unreadable. */
+  misled = false;
   /** The device number after a successful login; 0 before (and for a registering client). */
   device = 0;
   loggedIn = false;
@@ -71,6 +76,12 @@ export class FakeConnection {
     this.socket.terminate();
   }
 
+  /** Sends a frame that is neither a handshake message nor an encrypted node. */
+  sendGarbage(): void {
+    this.misled = true;
+    if (this.open) this.socket.send(garbageFrame());
+  }
+
   #receive(chunk: Buffer): void {
     try {
       for (const payload of this.#reader.push(chunk)) this.#frame(payload);
@@ -80,6 +91,16 @@ export class FakeConnection {
   }
 
   #frame(payload: Buffer): void {
+    const outage = this.handler.outage();
+    if (outage === "garbage") {
+      this.sendGarbage();
+      return;
+    }
+    if (outage === "hang") {
+      // A hung server reads on (the transport's counters stay in step) but answers nothing.
+      this.#transport?.decrypt(payload);
+      return;
+    }
     if (!this.#sentHello) {
       this.#sentHello = true;
       this.socket.send(frame(this.#handshake.serverHello(payload)));

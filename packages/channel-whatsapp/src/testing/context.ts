@@ -4,6 +4,7 @@ import type { Delivery } from "./delivery.js";
 import type { Directory } from "./directory.js";
 import type { IqFaults, MessageFault } from "./faults.js";
 import type { MessageStore } from "./message-store.js";
+import type { Outage } from "./outage.js";
 import type { StanzaLog } from "./stanza-log.js";
 
 /** Something the fake could not make sense of (e.g. a ciphertext no device could decrypt). */
@@ -29,6 +30,8 @@ export interface FakeContext {
   /** Pending `<failure reason>` codes for the next logins. */
   readonly loginFailures: number[];
   logins: number;
+  /** How the whole server misbehaves now (`fault(kind)` until `heal()`), or undefined. */
+  outage: Outage | undefined;
 }
 
 /** Notes a problem for `fake.problems`. */

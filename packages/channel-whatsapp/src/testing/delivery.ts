@@ -8,10 +8,17 @@ import type { FakeConnection } from "./connection.js";
  */
 export class Delivery {
   readonly #offline: BinaryNode[] = [];
+  #last: BinaryNode | undefined;
 
   constructor(private readonly connections: () => Iterable<FakeConnection>) {}
 
+  /** The stanza delivered last, for a redelivery. */
+  get last(): BinaryNode | undefined {
+    return this.#last;
+  }
+
   deliver(stanza: BinaryNode): void {
+    this.#last = stanza;
     const online = [...this.connections()].filter((connection) => connection.loggedIn && connection.open);
     if (online.length === 0) {
       this.#offline.push({ ...stanza, attrs: { ...stanza.attrs, offline: "0" } });

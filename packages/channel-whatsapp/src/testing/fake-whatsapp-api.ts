@@ -1,4 +1,4 @@
-import type { FakeServer } from "@chorus/testkit";
+import type { FakeServer, PlatformFault } from "@chorus/testkit";
 import type { AuthenticationCreds } from "@whiskeysockets/baileys";
 import type { FakeProblem } from "./context.js";
 import type { FakeGroup, FakePerson, GroupInput, PersonInput } from "./directory.js";
@@ -23,6 +23,14 @@ export interface PersonSendInput extends PhoneMessageInput {
   /** The person's phone. */
   from: string;
   /** A group JID, or `status@broadcast` for a status update; absent = their direct chat with the bot. */
+  chat?: string;
+}
+
+/** A person's phone sends a message that arrives damaged. */
+export interface PersonUnreadableInput {
+  /** The person's phone. */
+  from: string;
+  /** A group JID; absent = their direct chat with the bot. */
   chat?: string;
 }
 
@@ -95,6 +103,14 @@ export interface FakeWhatsApp {
 
   /** A person writes; returns the key Baileys will emit (`messages.upsert`, type `notify`). */
   personSends(input: PersonSendInput): FakeKey;
+  /**
+   * A person's message arrives damaged: its `<plaintext>` ends in bytes that are no protobuf. Baileys cannot
+   * decode it and hands it over as a CIPHERTEXT stub (after asking for it again with a retry
+   * receipt, which the fake acks and does not answer).
+   */
+  personSendsUnreadable(input: PersonUnreadableInput): FakeKey;
+  /** Delivers the last stanza sent to the bot again, unchanged: what WhatsApp does when a receipt was lost. */
+  redeliverLast(): void;
   /** The account owner writes from their phone; arrives with `key.fromMe: true`. */
   ownerSends(input: OwnerSendInput): FakeKey;
   /** A person reacts (single slot; `""` removes); Baileys emits `messages.reaction`. Returns the reaction message's key. */
@@ -155,4 +171,14 @@ export interface FakeWhatsApp {
   failNextMessage(fault: MessageFault, times?: number): void;
   /** The next `times` logins are refused with `<failure reason>` (401 logged out, 403 banned, 503 unavailable…). */
   failNextLogin(reason: number, times?: number): void;
+  /**
+   * From now on the whole server misbehaves like `kind`, until `heal()`: `refuse` answers logins,
+   * iqs and messages with 503 (`<failure>`, `<error>`, `<ack error>`); `close` drops every socket
+   * and cuts new ones; `hang` answers nothing (no server hello, no iq result, no ack); `garbage`
+   * sends frames that are neither a Noise handshake nor an encrypted binary node (also at once,
+   * to every open socket).
+   */
+  fault(kind: PlatformFault): Promise<void>;
+  /** Ends the fault: the server answers normally again. */
+  heal(): void;
 }

@@ -1,4 +1,4 @@
-import { createFakeServer, type FakeServer, waitFor } from "@chorus/testkit";
+import { createFakeServer, type FakeServer, type PlatformFault, waitFor } from "@chorus/testkit";
 import { type AuthenticationCreds, isJidGroup, isJidStatusBroadcast } from "@whiskeysockets/baileys";
 import { Companions } from "./companions.js";
 import { type ConnectionHandler, FakeConnection } from "./connection.js";
@@ -21,6 +21,7 @@ import type {
   OwnerSendInput,
   PersonReactInput,
   PersonSendInput,
+  PersonUnreadableInput,
 } from "./fake-whatsapp-api.js";
 import { type IqFailure, IqFaults, type IqMatch, type MessageFault } from "./faults.js";
 import type { IqDeps } from "./iq-handlers.js";
@@ -29,7 +30,7 @@ import { Linking } from "./linking.js";
 import { login } from "./login.js";
 import { type FakeKey, type FakeStoredMessage, MessageStore, type SentReaction } from "./message-store.js";
 import { type PairingCodeRequest, PairingCodes } from "./pairing-code.js";
-import { reactFromPhone, sendFromPhone } from "./phone-actions.js";
+import { reactFromPhone, sendFromPhone, sendUnreadableFromPhone } from "./phone-actions.js";
 import { type ReceivedStanza, type StanzaFilter, StanzaLog } from "./stanza-log.js";
 
 export type { FakeWhatsApp, FakeWhatsAppOptions };
@@ -62,10 +63,13 @@ class FakeWhatsAppServer implements FakeWhatsApp {
       problems: [],
       loginFailures: [],
       logins: 0,
+      outage: undefined,
     };
     const linking = new Linking(this.#ctx);
     this.#deps = { ctx: this.#ctx, linking, pairingCodes: new PairingCodes(this.#ctx, linking) };
     this.server.websocket("/ws/chat", (socket) => {
+      // A server that drops connections cuts a new one at once.
+      if (this.#ctx.outage === "close") return socket.terminate();
       connections.add(new FakeConnection(socket, this.#handler));
     });
   }
@@ -81,7 +85,11 @@ class FakeWhatsAppServer implements FakeWhatsApp {
       this.#deps.linking.closed(connection);
       this.#deps.pairingCodes.closed(connection);
     },
-    failed: (_connection, error) => reportProblem(this.#ctx, "a connection failed", error),
+    failed: (connection, error) => {
+      // Frames a client sent while the fake played garbage cannot be read afterwards; that is no problem.
+      if (!connection.misled) reportProblem(this.#ctx, "a connection failed", error);
+    },
+    outage: () => this.#ctx.outage,
   };
 
   async start(): Promise<void> {
@@ -129,6 +137,27 @@ class FakeWhatsAppServer implements FakeWhatsApp {
   ownerSends(input: OwnerSendInput): FakeKey {
     const { directory } = this.#ctx;
     return sendFromPhone(this.#ctx, directory.bot, directory.resolveChat(input.chat), input);
+  }
+
+  personSendsUnreadable(input: PersonUnreadableInput): FakeKey {
+    const sender = this.#ctx.directory.memberByPhone(input.from);
+    return sendUnreadableFromPhone(this.#ctx, sender, this.#personChat(sender, input.chat));
+  }
+
+  redeliverLast(): void {
+    const last = this.#ctx.delivery.last;
+    if (!last) throw fakeInputError("nothing was delivered to the bot yet");
+    this.#ctx.delivery.deliver(last);
+  }
+
+  async fault(kind: PlatformFault): Promise<void> {
+    this.#ctx.outage = kind;
+    if (kind === "close") await this.dropConnections();
+    if (kind === "garbage") for (const connection of this.#ctx.connections) connection.sendGarbage();
+  }
+
+  heal(): void {
+    this.#ctx.outage = undefined;
   }
 
   personReacts(input: PersonReactInput): FakeKey {

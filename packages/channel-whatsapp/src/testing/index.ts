@@ -21,6 +21,7 @@ export type {
   OwnerSendInput,
   PersonReactInput,
   PersonSendInput,
+  PersonUnreadableInput,
 } from "./fake-whatsapp-api.js";
 export type { IqFailure, IqMatch, MessageFault } from "./faults.js";
 export { createMemoryKeyStore } from "./memory-key-store.js";
@@ -28,5 +29,6 @@ export type { QuotedRef } from "./message-content.js";
 export type { FakeKey, FakeStoredMessage, MessageOrigin, SentReaction } from "./message-store.js";
 export type { PairingCodeRequest } from "./pairing-code.js";
 export type { PhoneMessageInput, ReactionTarget } from "./phone-actions.js";
+export { saveLinkedCreds } from "./save-creds.js";
 export { type BaileysLogger, silentBaileysLogger } from "./silent-logger.js";
 export type { ReceivedStanza, StanzaFilter } from "./stanza-log.js";

@@ -4,6 +4,7 @@ import type { FakeContext } from "./context.js";
 import { groupResult } from "./group-iq.js";
 import type { Linking } from "./linking.js";
 import { child, childNodes, iqError, iqResult } from "./nodes.js";
+import { REFUSAL } from "./outage.js";
 import type { PairingCodes } from "./pairing-code.js";
 import { encryptResult } from "./prekeys.js";
 import { usyncResult } from "./usync.js";
@@ -29,7 +30,7 @@ export async function answerIq(
     deps.linking.requests.answer(iq);
     return undefined;
   }
-  const failure = ctx.iqFaults.take(iq);
+  const failure = ctx.outage === "refuse" ? REFUSAL : ctx.iqFaults.take(iq);
   if (failure) return iqError(iq, failure.code, failure.text);
   const xmlns = iq.attrs.xmlns ?? "";
   if (PLAIN_RESULT.has(xmlns)) return iqResult(iq);

@@ -3,6 +3,7 @@ import type { FakeConnection } from "./connection.js";
 import type { FakeContext } from "./context.js";
 import { initialHistorySync } from "./initial-sync.js";
 import { unixSeconds } from "./nodes.js";
+import { REFUSAL } from "./outage.js";
 
 /** Reason WhatsApp gives a device that is not (or no longer) linked. */
 const LOGGED_OUT = 401;
@@ -20,7 +21,7 @@ export function login(
 ): void {
   const { bot } = ctx.directory;
   const device = payload.device ?? 0;
-  const forced = ctx.loginFailures.shift();
+  const forced = ctx.outage === "refuse" ? REFUSAL.code : ctx.loginFailures.shift();
   if (forced !== undefined) {
     refuse(connection, forced);
     return;

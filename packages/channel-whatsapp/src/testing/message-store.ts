@@ -13,7 +13,7 @@ export interface FakeStoredMessage {
   sender: string;
   origin: MessageOrigin;
   fromBot: boolean;
-  /** Normalised content (wrappers removed) as a plain object. */
+  /** Normalized content (wrappers removed) as a plain object. */
   message: proto.IMessage;
   /** The content exactly as sent, wrappers included. */
   raw: proto.IMessage;

@@ -3,6 +3,7 @@ import type { FakeConnection } from "./connection.js";
 import { type FakeContext, reportProblem } from "./context.js";
 import type { FakeDevice } from "./fake-device.js";
 import { bytesOf, child, children, unixSeconds } from "./nodes.js";
+import { REFUSAL } from "./outage.js";
 
 /**
  * Takes a `<message>` the bot sent: has every recipient device decrypt its copy (pkmsg/msg per
@@ -25,6 +26,11 @@ export async function receiveBotMessage(ctx: FakeContext, connection: FakeConnec
       },
     });
   if (node.attrs.category === "peer") return ack();
+  if (ctx.outage === "refuse") {
+    // Read (so the devices' Signal sessions and sender keys stay in step) but not filed.
+    await readMessage(ctx, connection, node);
+    return ack(REFUSAL.code);
+  }
   const fault = ctx.messageFaults.shift();
   if (fault?.kind === "refuse") return ack(fault.error);
   await readAndFile(ctx, connection, node);
@@ -32,6 +38,16 @@ export async function receiveBotMessage(ctx: FakeContext, connection: FakeConnec
 }
 
 async function readAndFile(ctx: FakeContext, connection: FakeConnection, node: BinaryNode): Promise<void> {
+  const read = await readMessage(ctx, connection, node);
+  if (read) file(ctx, read.chat, read.id, read.content);
+}
+
+/** The content the bot's message carries, as the recipients' devices decrypt it. */
+async function readMessage(
+  ctx: FakeContext,
+  connection: FakeConnection,
+  node: BinaryNode,
+): Promise<{ chat: string; id: string; content: proto.IMessage } | undefined> {
   const { id = "", to = "" } = node.attrs;
   const senders = botAddresses(ctx, connection.device);
   const chat = ctx.directory.chatOf(to);
@@ -56,9 +72,9 @@ async function readAndFile(ctx: FakeContext, connection: FakeConnection, node: B
   const content = copies[0] ?? ownCopy;
   if (!content) {
     reportProblem(ctx, `no device could read the bot's message ${id} to ${to}`);
-    return;
+    return undefined;
   }
-  file(ctx, chat, id, content);
+  return { chat, id, content };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isJidGroup, normalizeMessageContent, type proto } from "@whiskeysockets/baileys";
+import { isJidGroup, normalizeMessageContent, proto } from "@whiskeysockets/baileys";
 import type { FakeContext } from "./context.js";
 import type { Member } from "./directory.js";
 import { fakeInputError } from "./errors.js";
@@ -41,6 +41,25 @@ export function sendFromPhone(ctx: FakeContext, sender: Member, chat: string, in
   else if (!reaction) {
     ctx.store.add({ id, chat, sender: sender.jid, origin: sender.isBot ? "owner" : "person", raw: message, timestamp });
   }
+  ctx.delivery.deliver(stanza);
+  return key;
+}
+
+/** Bytes no protobuf reader accepts: a varint that never ends (protobufjs fails on it; it reads a cut-off string). */
+const DAMAGED_TAIL = Buffer.alloc(11, 0xff);
+
+/**
+ * A phone's message that arrives damaged: its `<plaintext>` is a message followed by bytes that
+ * are no protobuf, which Baileys cannot decode (it hands it over as a CIPHERTEXT stub and asks for
+ * it again). Not filed: nobody can read it.
+ */
+export function sendUnreadableFromPhone(ctx: FakeContext, sender: Member, chat: string): FakeKey {
+  assertMember(ctx, sender, chat);
+  const message: proto.IMessage = { conversation: "a message damaged on its way" };
+  const input = { sender, chat, message, id: newMessageId(), timestamp: Math.floor(Date.now() / 1000) };
+  const { stanza, key } = phoneMessageStanza(ctx.directory, input);
+  const bytes = Buffer.concat([proto.Message.encode(message).finish(), DAMAGED_TAIL]);
+  stanza.content = [{ tag: "plaintext", attrs: {}, content: bytes }];
   ctx.delivery.deliver(stanza);
   return key;
 }

@@ -1,5 +1,5 @@
 import { BotReactionRecord } from "@chorus/channel-kit";
-import type { ChannelInstance, ChannelPlugin, ReactionIntent } from "@chorus/core";
+import { type ChannelInstance, type ChannelPlugin, ChorusError, type ReactionIntent } from "@chorus/core";
 import { describe, expect, it } from "vitest";
 import { closedPort, outage } from "../fake-server/index.js";
 import { createMemoryChannel, createMemoryPlatform, type MemoryConfig } from "../memory/index.js";
@@ -117,6 +117,26 @@ describe("the channel contract catches plugins that break its rules", () => {
       "secrets: no secret appears in any error, status, event or log line of the whole run",
     ]);
     expect(failed[1]?.message).toContain('a info log line "starting" (secret ca…9c)');
+    expect(failed.map((f) => f.message).join(" ")).not.toContain(CANARY);
+  }, 120_000);
+
+  it("fails a plugin whose error carries a secret only in its cause", async () => {
+    const causing = variant((instance, ctx) => ({
+      ...instance,
+      async send(conversation, message) {
+        try {
+          return await instance.send(conversation, message);
+        } catch (error) {
+          // The bug: the client library's own error, with the token in its URL, kept as the cause.
+          const cause = new Error(`request to ${ctx.config.baseUrl}/bot${ctx.config.token}/send failed`);
+          throw new ChorusError("E_PLATFORM", "the platform could not be reached", { cause });
+        }
+      },
+    }));
+    const failed = await failedCases(causing);
+    expect(failed.map((f) => f.name)).toContain(
+      "secrets: no secret appears in any error, status, event or log line of the whole run",
+    );
     expect(failed.map((f) => f.message).join(" ")).not.toContain(CANARY);
   }, 120_000);
 

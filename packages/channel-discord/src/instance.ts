@@ -1,0 +1,81 @@
+import { Redactor, secretsOf } from "@chorus/channel-kit";
+import {
+  type ChannelContext,
+  type ChannelInstance,
+  ChorusError,
+  type MessageRef,
+  type Participant,
+  type RefScope,
+} from "@chorus/core";
+import type { Client } from "discord.js";
+import { DiscordRest } from "./client.js";
+import { DISCORD_SECRET_KEYS, type DiscordConfig } from "./config.js";
+import { DiscordConnection } from "./connection.js";
+import { attachListeners } from "./listeners.js";
+import { DiscordOutbound } from "./outbound.js";
+import { DiscordReactions } from "./reactions.js";
+
+/** One running Discord bot: the gateway WebSocket in, REST out, both through one discord.js Client. */
+export function createDiscordInstance(ctx: ChannelContext<DiscordConfig>, id: string): ChannelInstance {
+  const { config } = ctx;
+  const redactor = new Redactor(secretsOf(config, DISCORD_SECRET_KEYS));
+  // discord.js drops a leading "Bot " from the token; the bare token is the secret too.
+  redactor.add(config.token.replace(/^(Bot|Bearer)\s*/i, ""));
+  const logger = redactor.logger(ctx.logger);
+  let scope: RefScope | undefined;
+  let bot: Participant | undefined;
+  const guildAllowed = (guildId: string | null): boolean => {
+    if (guildId === null || config.guilds === undefined) return true;
+    const entry = config.guilds[guildId] ?? config.guilds["*"];
+    return entry?.enabled === true;
+  };
+  const connection = new DiscordConnection({
+    config,
+    logger,
+    redactor,
+    attach: (client, current) =>
+      attachListeners(client, { scope: () => scope, emit: (e) => ctx.emit(e), guildAllowed, logger, current }),
+    ready: (user) => {
+      scope = { channel: id, accountId: ctx.accountId, botId: user.id };
+      bot = { id: user.id, name: user.globalName ?? user.username, isBot: true };
+    },
+  });
+  const notConnected = () => {
+    const { state, detail } = connection.status();
+    if (state === "stopped") return new ChorusError("E_DISABLED", "Discord is not started");
+    return new ChorusError("E_PLATFORM", `Discord is not connected${detail ? `: ${detail}` : ""}`, { retryable: true });
+  };
+  const live = (): Client => {
+    const client = connection.client;
+    if (!client) throw notConnected();
+    return client;
+  };
+  const refScope = (): RefScope => {
+    if (!scope) throw notConnected();
+    return scope;
+  };
+  const rest = new DiscordRest(live, redactor);
+  const outbound = new DiscordOutbound(rest, refScope);
+  const reactions = new DiscordReactions(rest, (name) => {
+    const found = connection.client?.emojis.cache.find((e) => e.name === name);
+    return found?.name ? { id: found.id, name: found.name, animated: found.animated ?? false } : undefined;
+  });
+
+  return {
+    async start() {
+      await connection.open();
+    },
+    async stop() {
+      await connection.close();
+      scope = undefined;
+      bot = undefined;
+    },
+    send: (conversation, message) => outbound.send(conversation, message),
+    react: (ref: MessageRef, intent) => reactions.react(ref, intent),
+    listReactions: (ref: MessageRef) => reactions.list(ref),
+    setTyping: (conversation, on) => outbound.setTyping(conversation, on),
+    resolveMessageRef: (conversation, messageId) => outbound.resolveMessageRef(conversation, messageId),
+    status: () => connection.status(),
+    identity: () => bot,
+  };
+}

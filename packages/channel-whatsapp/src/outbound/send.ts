@@ -1,0 +1,177 @@
+import {
+  ChorusError,
+  type ConversationAddress,
+  type Logger,
+  type MessageRef,
+  type OutboundMessage,
+  type RefScope,
+  splitText,
+} from "@chorus/core";
+import { generateMessageIDV2, isJidGroup, type WAMessage } from "@whiskeysockets/baileys";
+import type { MessageAcks } from "../connection/acks.js";
+import type { WASocket } from "../connection/socket.js";
+import { neverSent } from "../errors.js";
+import { type BotIdentity, chatJidOf, userJidOf, userOf } from "../jids.js";
+import type { MessageLog } from "../records/message-log.js";
+import { addressOfRef, whatsappMessageRef } from "../ref.js";
+import { withRetries } from "../retry.js";
+import type { DisappearingTimers } from "./disappearing.js";
+
+/**
+ * Longest text of one message. WhatsApp takes about 65,000 characters, but a wall of text that
+ * long is unreadable on a phone; 4000 is what other gateways split at too.
+ */
+export const WHATSAPP_MAX_TEXT = 4000;
+
+/** Message ids WhatsApp clients make: letters and digits (`3EB0…`, `BAE5…`). */
+const MESSAGE_ID = /^[A-Za-z0-9_-]{4,128}$/;
+
+/** What sending needs from the instance. */
+export interface OutboundDeps {
+  /** The open socket (waits while reconnecting; fails when not linked). */
+  readonly ready: () => Promise<WASocket>;
+  /** The linked account; present once the socket is ready. */
+  readonly who: () => BotIdentity;
+  /** Mints refs when no account is linked yet (resolving an id needs no connection). */
+  readonly scope: () => RefScope;
+  /** The message log in the store: authors for quotes and refs, content for retry requests. */
+  readonly log: MessageLog;
+  readonly disappearing: DisappearingTimers;
+  /** WhatsApp's acks: a part counts as sent once acknowledged. */
+  readonly acks: MessageAcks;
+  readonly retries: number;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+}
+
+/** Sending, typing and finding messages again: everything the bot does that is not a reaction. */
+export class WhatsAppOutbound {
+  constructor(private readonly deps: OutboundDeps) {}
+
+  /**
+   * Sends text in 4000-character parts, the first quoting `replyTo`, each mentioning the people
+   * whose `@<number>` it contains; returns the first part's ref. Each part waits for WhatsApp's
+   * ack before the next goes. A part is sent again only when it provably never left (the
+   * connection was down), never twice.
+   */
+  async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
+    const jid = chatJidOf(conversation.id);
+    const mentions = (message.mentions ?? []).map(userJidOf);
+    const parts = splitText(message.text, WHATSAPP_MAX_TEXT);
+    const placed = placeMentions(parts, mentions);
+    let first: MessageRef | undefined;
+    for (const [index, text] of parts.entries()) {
+      const quoted = index === 0 && message.replyTo ? await this.#quoted(message.replyTo) : undefined;
+      const expiration = this.deps.disappearing.of(jid);
+      // The id is ours, so the ack can be awaited from before the stanza is written (and a repeat keeps it).
+      const messageId = generateMessageIDV2();
+      const ack = this.deps.acks.expect(messageId, "message");
+      let sent: WAMessage | undefined;
+      try {
+        const written = await withRetries(
+          async () => {
+            const socket = await this.deps.ready();
+            const result = await socket.sendMessage(
+              jid,
+              { text, linkPreview: null, ...(placed[index]?.length ? { mentions: placed[index] } : {}) },
+              {
+                messageId,
+                useCachedGroupMetadata: true,
+                ...(quoted ? { quoted } : {}),
+                ...(expiration ? { ephemeralExpiration: expiration } : {}),
+              },
+            );
+            return { socket, result };
+          },
+          { retries: this.deps.retries, what: "send", signal: this.deps.signal, shouldRetry: neverSent },
+        );
+        sent = written.result;
+        await ack.confirmed(written.socket);
+      } finally {
+        ack.cancel();
+      }
+      if (!sent?.key.id) throw new ChorusError("E_PLATFORM", "WhatsApp returned no message id for a sent message");
+      const who = this.deps.who();
+      const address = {
+        remoteJid: jid,
+        id: sent.key.id,
+        fromMe: true,
+        ...(isJidGroup(jid) ? { participant: who.pn } : {}),
+      };
+      // Recorded before the next part goes: a recipient's retry request needs the content.
+      await this.deps.log
+        .record({ ...address, fromBot: true, text }, sent.message)
+        .catch((error: unknown) => this.deps.logger.warn({ err: error }, "whatsapp: could not record a sent message"));
+      first ??= whatsappMessageRef(who, address, true);
+    }
+    return first as MessageRef;
+  }
+
+  /** Shows "typing…" in the chat, or stops showing it. */
+  async setTyping(conversation: ConversationAddress, on: boolean): Promise<void> {
+    const jid = chatJidOf(conversation.id);
+    await withRetries(async () => (await this.deps.ready()).sendPresenceUpdate(on ? "composing" : "paused", jid), {
+      retries: 0,
+      what: "typing",
+      signal: this.deps.signal,
+    });
+  }
+
+  /**
+   * The ref of a message id the agent saw: from the record of messages seen and sent; in a
+   * direct chat an unknown id is completed as the other person's message. A group message needs
+   * its author, so an unknown id there is `E_MESSAGE_NOT_FOUND`.
+   */
+  async resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
+    const jid = chatJidOf(conversation.id);
+    const logged = await this.deps.log.get(jid, messageId);
+    if (logged) return whatsappMessageRef(this.deps.scope(), logged, logged.fromBot);
+    if (!MESSAGE_ID.test(messageId)) {
+      throw new ChorusError("E_MESSAGE_NOT_FOUND", `"${messageId}" is not a WhatsApp message id`);
+    }
+    if (!isJidGroup(jid)) {
+      return whatsappMessageRef(this.deps.scope(), { remoteJid: jid, id: messageId, fromMe: false }, false);
+    }
+    throw new ChorusError("E_MESSAGE_NOT_FOUND", `message ${messageId} is unknown in WhatsApp group ${jid}`, {
+      hint: "WhatsApp addresses a group message by its author, which is known only for messages the gateway received or sent; use the messageId of one of those.",
+    });
+  }
+
+  /** The message to quote: its full key (author from the record where the ref lacks it) and text. */
+  async #quoted(ref: MessageRef): Promise<WAMessage | undefined> {
+    const address = addressOfRef(ref);
+    const logged = await this.deps.log.get(address.remoteJid, address.id);
+    const fromMe = address.fromMe || logged?.fromMe === true;
+    const participant = address.participant ?? logged?.participant;
+    if (isJidGroup(address.remoteJid) && !fromMe && !participant) {
+      // Quoting without the author would show the quote as written by the group; answer unquoted.
+      this.deps.logger.debug({ messageId: address.id }, "whatsapp: reply sent without a quote (author unknown)");
+      return undefined;
+    }
+    return {
+      key: { remoteJid: address.remoteJid, id: address.id, fromMe, ...(participant ? { participant } : {}) },
+      message: { conversation: logged?.text ?? "" },
+    };
+  }
+}
+
+/**
+ * Which mentions go with which part: each with the parts whose text has its `@<number>`, and
+ * those no part shows with the first (WhatsApp still notifies them).
+ */
+export function placeMentions(parts: readonly string[], mentions: readonly string[]): string[][] {
+  const placed = parts.map(() => [] as string[]);
+  for (const jid of new Set(mentions)) {
+    const user = userOf(jid) ?? "";
+    const pattern = new RegExp(`@${user}(?!\\d)`);
+    let shown = false;
+    parts.forEach((text, index) => {
+      if (user !== "" && pattern.test(text)) {
+        placed[index]?.push(jid);
+        shown = true;
+      }
+    });
+    if (!shown) placed[0]?.push(jid);
+  }
+  return placed;
+}
