@@ -1,6 +1,7 @@
 export type { CompactEmoji } from "./emoji/data.js";
 export {
   emojiKey,
+  listEmoji,
   normalizeShortcode,
   type ResolvedEmoji,
   resolveEmoji,

@@ -1,8 +1,7 @@
 import { ChorusError, type ErrorCode, RateLimitedError } from "@chorus/core";
 import type { Redactor } from "../redact/redactor.js";
-import { abortableDelay } from "../retry/delay.js";
-import { retryDelay } from "../retry/policy.js";
 import { parseRetryAfter } from "../retry/retry-after.js";
+import { retrying } from "../retry/retrying.js";
 import { codeForStatus, PlatformHttpError, platformMessage } from "./errors.js";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -170,16 +169,7 @@ export class HttpClient {
     const policy = { retries: call.retries ?? this.options.retries, maxRetryAfterMs: this.options.maxRetryAfterMs };
     const idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(call.method);
     const signal = this.#signal(call);
-    for (let attempts = 0; ; attempts++) {
-      try {
-        return await attempt();
-      } catch (error) {
-        const wait = retryDelay(error, attempts, policy, { idempotent });
-        if (wait === undefined || signal?.aborted) throw this.#redact(error);
-        await abortableDelay(wait, signal);
-        if (signal?.aborted) throw this.#redact(error);
-      }
-    }
+    return retrying(attempt, { ...policy, idempotent, ...(signal ? { signal } : {}), fail: (e) => this.#redact(e) });
   }
 
   #read(answer: HttpAnswer): unknown {

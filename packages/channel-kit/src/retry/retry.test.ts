@@ -4,6 +4,7 @@ import { backoffDelay, Reconnect } from "./backoff.js";
 import { abortableDelay, withTimeout } from "./delay.js";
 import { retryDelay } from "./policy.js";
 import { parseRetryAfter } from "./retry-after.js";
+import { retrying } from "./retrying.js";
 
 const policy = { retries: 2, maxRetryAfterMs: 10_000 };
 const platform = (details?: Record<string, unknown>, cause?: unknown) =>
@@ -88,5 +89,47 @@ describe("withTimeout", () => {
     await expect(withTimeout(new Promise(() => {}), 20, () => new Error("stop took over 20 ms"))).rejects.toThrow(
       "stop took over 20 ms",
     );
+  });
+});
+
+describe("retrying", () => {
+  const fast = { retries: 2, maxRetryAfterMs: 10_000, idempotent: true };
+
+  it("repeats a retryable failure until it succeeds, and gives up after `retries`", async () => {
+    let calls = 0;
+    const flaky = () => (++calls < 3 ? Promise.reject(platform()) : Promise.resolve("ok"));
+    await expect(retrying(flaky, fast)).resolves.toBe("ok");
+    expect(calls).toBe(3);
+    calls = 0;
+    await expect(retrying(() => Promise.reject(platform({ n: ++calls })), fast)).rejects.toThrow("down");
+    expect(calls).toBe(3);
+  });
+
+  it("throws what `fail` makes of the last error, at once for errors that are not retried", async () => {
+    let calls = 0;
+    const auth = () => Promise.reject(new ChorusError("E_AUTH", `no ${++calls}`));
+    await expect(
+      retrying(auth, { ...fast, fail: (e) => new Error(`wrapped ${(e as Error).message}`) }),
+    ).rejects.toThrow("wrapped no 1");
+    expect(calls).toBe(1);
+  });
+
+  it("does not repeat a call that is not idempotent after a network failure that may have arrived", async () => {
+    let calls = 0;
+    const lost = () => Promise.reject(platform({ network: true }, new Error(`socket hang up ${++calls}`)));
+    await expect(retrying(lost, { ...fast, idempotent: false })).rejects.toThrow("down");
+    expect(calls).toBe(1);
+  });
+
+  it("stops waiting and retrying once the signal aborts", async () => {
+    const abort = new AbortController();
+    let calls = 0;
+    const slow = () => {
+      calls++;
+      abort.abort();
+      return Promise.reject(new RateLimitedError("slow", 5_000));
+    };
+    await expect(retrying(slow, { ...fast, signal: abort.signal })).rejects.toThrow("slow");
+    expect(calls).toBe(1);
   });
 });

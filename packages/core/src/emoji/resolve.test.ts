@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { emojiKey, normalizeShortcode, type ResolvedEmoji, resolveEmoji, stripVariationSelectors } from "./resolve.js";
+import {
+  emojiKey,
+  listEmoji,
+  normalizeShortcode,
+  type ResolvedEmoji,
+  resolveEmoji,
+  stripVariationSelectors,
+} from "./resolve.js";
 
 const VS16 = "\uFE0F";
 const ZWJ = "\u200D";
@@ -207,5 +214,16 @@ describe("ResolvedEmoji", () => {
   it("gives a toned emoji its base's tags when it has none of its own", () => {
     const toned = resolved("👍🏽");
     expect(toned.tags).toEqual(resolved("👍").tags);
+  });
+});
+
+describe("listEmoji", () => {
+  it("lists every emoji once, without skin-tone variants, each findable again", () => {
+    const all = listEmoji();
+    expect(all.length).toBeGreaterThan(1800);
+    expect(new Set(all.map((e) => e.hexcode)).size).toBe(all.length);
+    expect(all.some((e) => e.skinTone !== undefined)).toBe(false);
+    expect(all.map((e) => e.bare)).toContain("👍");
+    for (const emoji of all.slice(0, 50)) expect(resolveEmoji(emoji.unicode)?.hexcode).toBe(emoji.hexcode);
   });
 });

@@ -75,6 +75,12 @@ export function resolveEmoji(input: string): ResolvedEmoji | undefined {
   return lookupName(idx, stripColons(text));
 }
 
+/** Every emoji of the data set without a skin tone, in the data set's order (for suggesting names). */
+export function listEmoji(): readonly ResolvedEmoji[] {
+  const all = new Set(emojiIndex().byKey.values());
+  return [...all].filter((emoji) => emoji.base === undefined);
+}
+
 /** Shortcode spelling used in comparisons: lower case, no surrounding colons. */
 export function normalizeShortcode(text: string): string {
   return stripColons(text.trim()).toLowerCase();

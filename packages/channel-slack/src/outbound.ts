@@ -1,0 +1,74 @@
+import {
+  type ChannelInstance,
+  ChorusError,
+  type ConversationAddress,
+  type MessageRef,
+  mintRef,
+  type OutboundMessage,
+  type RefScope,
+} from "@chorus/core";
+import type { SlackApi } from "./api.js";
+import { splitMrkdwn, toMrkdwn } from "./mrkdwn.js";
+import { slackTs } from "./wire.js";
+
+/** Slack's advice for one message: longer text is truncated by clients, so it is split. */
+export const MAX_TEXT_LENGTH = 4000;
+
+type Outbound = Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef">;
+
+/** Sending, typing and finding a message again: everything the bot does that is not a reaction. */
+export function createOutbound(api: SlackApi, scope: () => RefScope, options: { replyInThread: boolean }): Outbound {
+  return {
+    async send(conversation, message) {
+      const bot = scope();
+      const thread = threadOf(conversation, message, options.replyInThread);
+      const mentions = (message.mentions ?? []).map((id) => `<@${id}> `).join("");
+      const refs: MessageRef[] = [];
+      for (const text of splitMrkdwn(mentions + toMrkdwn(message.text), MAX_TEXT_LENGTH)) {
+        // Not repeated after a lost answer: Slack has no idempotency key for bots, and a
+        // message posted twice is worse than an error the agent sees.
+        const sent = await api.call(
+          "chat.postMessage",
+          (web) => web.chat.postMessage({ channel: conversation.id, text, ...(thread ? { thread_ts: thread } : {}) }),
+          { idempotent: false },
+        );
+        if (typeof sent.ts !== "string")
+          throw new ChorusError("E_PLATFORM", "Slack's chat.postMessage answer has no ts");
+        const parts = { conversationId: sent.channel ?? conversation.id, messageId: sent.ts, fromBot: true };
+        refs.push(mintRef(bot, { ...parts, ...(thread ? { threadId: thread } : {}) }));
+      }
+      return refs[0] as MessageRef;
+    },
+    // Bots have no typing indicator outside assistant threads (README): declared `typing: false`.
+    async setTyping() {},
+    async resolveMessageRef(conversation, messageId) {
+      const bot = scope();
+      const notFound = () =>
+        new ChorusError("E_MESSAGE_NOT_FOUND", `no message ${messageId} in Slack conversation ${conversation.id}`);
+      if (!slackTs.safeParse(messageId).success) throw notFound();
+      const window = { channel: conversation.id, latest: messageId, oldest: messageId, inclusive: true, limit: 1 };
+      const thread = conversation.threadId;
+      const { messages = [] } = thread
+        ? await api.call("conversations.replies", (web) => web.conversations.replies({ ...window, ts: thread }))
+        : await api.call("conversations.history", (web) => web.conversations.history(window));
+      const found = messages.find((m) => m.ts === messageId);
+      if (!found) throw notFound();
+      const threadId = found.thread_ts && found.thread_ts !== found.ts ? found.thread_ts : undefined;
+      return mintRef(bot, {
+        conversationId: conversation.id,
+        messageId,
+        ...(threadId ? { threadId } : {}),
+        ...(found.user ? { authorId: found.user } : {}),
+      });
+    },
+  };
+}
+
+/** The thread a message goes to: the conversation's, or with `replyInThread` one under the message answered. */
+function threadOf(conversation: ConversationAddress, message: OutboundMessage, replyInThread: boolean) {
+  if (conversation.threadId) return conversation.threadId;
+  const replyTo = message.replyTo;
+  // Direct messages (ids start with D) stay a chat: threads there help nobody.
+  if (!replyInThread || !replyTo || replyTo.conversationId.startsWith("D")) return undefined;
+  return replyTo.threadId ?? replyTo.messageId;
+}

@@ -1,0 +1,163 @@
+import { readFileSync } from "node:fs";
+import { createFakeServer, type FakeServer, json } from "@chorus/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { verifySlackSignature } from "../webhook.js";
+import { createFakeSlack, type FakeSlack } from "./index.js";
+
+// The fake is the platform every test trusts, so its own rules are pinned here.
+const ANN = "U0ANN00001";
+const TEAM = "C0TEAM0001";
+let fake: FakeSlack;
+
+const documented = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(new URL(`../fixtures/${name}.json`, import.meta.url), "utf8"));
+/** Every documented field is there with the documented type, nested (the fake may send more, as Slack does). */
+function coversShape(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && (expected.length === 0 || coversShape(actual[0], expected[0]));
+  }
+  if (expected !== null && typeof expected === "object") {
+    if (actual === null || typeof actual !== "object") return false;
+    return Object.entries(expected).every(([key, value]) =>
+      coversShape((actual as Record<string, unknown>)[key], value),
+    );
+  }
+  return typeof actual === typeof expected;
+}
+
+const call = async (method: string, args: Record<string, string> = {}, token: string = fake.botToken) => {
+  const response = await fetch(`${fake.apiUrl}${method}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: new URLSearchParams(args).toString(),
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
+};
+
+beforeEach(async () => {
+  fake = createFakeSlack({ mode: "http" });
+  await fake.start();
+  fake.addUser({ id: ANN, name: "ann" });
+  fake.addConversation({ id: TEAM, type: "channel", name: "team", members: [fake.bot.id, ANN] });
+});
+
+afterEach(() => fake.close());
+
+describe("fake Slack Web API", () => {
+  it("answers HTTP 200 with ok: false for Slack's errors", async () => {
+    expect(await call("auth.test", {}, "xoxb-wrong")).toMatchObject({
+      status: 200,
+      body: { ok: false, error: "invalid_auth" },
+    });
+    expect((await call("auth.test", {}, "")).body).toEqual({ ok: false, error: "not_authed" });
+    expect((await call("no.such.method")).body).toEqual({ ok: false, error: "unknown_method" });
+    expect((await call("apps.connections.open")).body).toEqual({ ok: false, error: "not_allowed_token_type" });
+    fake.revoked.add(fake.botToken);
+    expect((await call("auth.test")).body).toEqual({ ok: false, error: "token_revoked" });
+  });
+
+  it("answers a rate limit with HTTP 429 and Retry-After", async () => {
+    fake.rateLimit("chat.postMessage", 7);
+    const limited = await call("chat.postMessage", { channel: TEAM, text: "x" });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("7");
+    expect((await call("chat.postMessage", { channel: TEAM, text: "x" })).body.ok).toBe(true);
+  });
+
+  it("keeps one reaction per emoji and user, aliases included, and refuses unicode and unknown names", async () => {
+    const { body } = await call("chat.postMessage", { channel: TEAM, text: "target" });
+    const at = { channel: TEAM, timestamp: String(body.ts) };
+    expect((await call("reactions.add", { ...at, name: "+1" })).body.ok).toBe(true);
+    expect((await call("reactions.add", { ...at, name: "thumbsup" })).body.error).toBe("already_reacted");
+    expect((await call("reactions.add", { ...at, name: "👍" })).body.error).toBe("invalid_name");
+    expect((await call("reactions.add", { ...at, name: "partyparrot" })).body.error).toBe("invalid_name");
+    expect((await call("reactions.remove", { ...at, name: "heart" })).body.error).toBe("no_reaction");
+    expect((await call("reactions.add", { ...at, timestamp: "1.1", name: "heart" })).body.error).toBe(
+      "message_not_found",
+    );
+    expect(fake.botReactions(TEAM, at.timestamp)).toEqual(["+1"]);
+  });
+
+  it("refuses a post where the bot is not a member, and text over Slack's limit", async () => {
+    fake.addConversation({ id: "C0OTHER001", type: "channel", name: "other", members: [ANN] });
+    expect((await call("chat.postMessage", { channel: "C0OTHER001", text: "x" })).body.error).toBe("not_in_channel");
+    expect((await call("chat.postMessage", { channel: TEAM, text: "x".repeat(40_001) })).body.error).toBe(
+      "msg_too_long",
+    );
+  });
+});
+
+describe("fake Slack events", () => {
+  /** The app's side: records what Slack posts and answers like an app (the challenge for url_verification). */
+  let app: FakeServer;
+  const received = () => app.requestsTo("POST", "/events");
+
+  beforeEach(async () => {
+    app = createFakeServer();
+    app.route("POST", "/events", (ctx) => json(200, { challenge: ctx.json<{ challenge?: string }>().challenge }));
+    await app.start();
+    expect(await fake.http.verify(`${app.url}/events`)).toBe(true);
+    app.clearRequests();
+  });
+
+  afterEach(() => app.close());
+
+  const envelopes = () =>
+    received().map((r) => JSON.parse(r.rawBody) as { event: Record<string, unknown>; event_id: string });
+
+  it("signs each delivery like Slack (v0 HMAC of v0:<timestamp>:<body>)", async () => {
+    await fake.userSends({ channel: TEAM, user: ANN, text: "hello" });
+    for (const { headers, rawBody } of received()) {
+      const verified = verifySlackSignature(
+        new Headers(headers as Record<string, string>),
+        Buffer.from(rawBody),
+        fake.signingSecret,
+        Date.now(),
+      );
+      expect(verified).toBeUndefined();
+    }
+  });
+
+  it("sends a mention as two events, message and app_mention, for the same ts, shaped like Slack's examples", async () => {
+    await fake.userSends({ channel: TEAM, user: ANN, text: `<@${fake.bot.id}> hi` });
+    const [message, mention] = envelopes();
+    expect([message?.event.type, mention?.event.type]).toEqual(["message", "app_mention"]);
+    expect(message?.event.ts).toBe(mention?.event.ts);
+    expect(message?.event_id).not.toBe(mention?.event_id);
+    expect(coversShape(message, documented("message-channels"))).toBe(true);
+    expect(coversShape(mention, documented("app-mention"))).toBe(true);
+    expect(message?.event.blocks).toEqual([
+      expect.objectContaining({
+        type: "rich_text",
+        elements: [
+          {
+            type: "rich_text_section",
+            elements: [
+              { type: "user", user_id: fake.bot.id },
+              { type: "text", text: " hi" },
+            ],
+          },
+        ],
+      }),
+    ]);
+  });
+
+  it("tells the app about its own posts and reactions, and redelivers with the retry headers and the same event_id", async () => {
+    const { body } = await call("chat.postMessage", { channel: TEAM, text: "mine" });
+    await call("reactions.add", { channel: TEAM, timestamp: String(body.ts), name: "eyes" });
+    await fake.http.settled();
+    const [post, reaction] = envelopes();
+    expect(post?.event).toMatchObject({ type: "message", user: fake.bot.id, bot_id: fake.bot.bot_id, text: "mine" });
+    expect(coversShape(reaction, documented("reaction-added"))).toBe(true);
+    await fake.redeliverLast();
+    expect(received().at(-1)?.headers["x-slack-retry-num"]).toBe("1");
+    expect(envelopes().at(-1)?.event_id).toBe(reaction?.event_id);
+  });
+});
