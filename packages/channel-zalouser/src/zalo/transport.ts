@@ -101,8 +101,12 @@ async function readLoginAnswer(
       facts.loginCode = inner.error_code ?? 0;
       if (inner.error_message) facts.loginMessage = inner.error_message;
     }
-    if (!apiBase) return new Response(text, again());
-    const data = encryptAes(key, JSON.stringify(redirectZaloUrls(inner, apiBase)));
+    const info = (inner as { data?: { zpw_ws?: unknown } }).data;
+    if (!apiBase || !info?.zpw_ws) return new Response(text, again());
+    // Only the listener URLs: zca-js opens the WebSocket itself, not through this fetch. The service
+    // map keeps Zalo's hosts, so zca-js picks the cookies of those hosts; this fetch redirects them.
+    info.zpw_ws = redirectZaloUrls(info.zpw_ws, apiBase);
+    const data = encryptAes(key, JSON.stringify(inner));
     return new Response(JSON.stringify({ ...body, data }), again());
   } catch {
     // Not the answer zca-js expects either: zca-js itself reports that it cannot read it.
