@@ -28,7 +28,7 @@ const answer = (session: FakeSession, data: unknown): FakeResponse =>
 const refuse = (code: number, message: string): FakeResponse => json(200, { error_code: code, error_message: message });
 
 /** The icons Zalo accepts, each with its `rType` (from zca-js' own table of them). */
-const ICON_TYPES = new Map<string, number>([
+export const ICON_TYPES: ReadonlyMap<string, number> = new Map<string, number>([
   [Reactions.HAHA, 0], [Reactions.LIKE, 3], [Reactions.HEART, 5], [Reactions.WOW, 32], [Reactions.CRY, 2],
   [Reactions.ANGRY, 20], [Reactions.KISS, 8], [Reactions.TEARS_OF_JOY, 7], [Reactions.SHIT, 66], [Reactions.ROSE, 120],
   [Reactions.BROKEN_HEART, 65], [Reactions.DISLIKE, 4], [Reactions.LOVE, 29], [Reactions.CONFUSED, 51], [Reactions.WINK, 45],

@@ -1,7 +1,7 @@
 import type { ChannelStore } from "@chorus/core";
 import { createFakeServer, type FakeServer, outage, type PlatformFault } from "@chorus/testkit";
 import { writeSession, type ZaloSession } from "../session.js";
-import { addApiRoutes } from "./api-routes.js";
+import { addApiRoutes, ICON_TYPES } from "./api-routes.js";
 import { FakeListener } from "./listener.js";
 import { wireMessage, wireReaction } from "./messages.js";
 import { FakeQrLogin } from "./qr-routes.js";
@@ -146,8 +146,10 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
       return message;
     },
     /** A person reacts with a Zalo icon (`/-strong`); resolves once a listener got it. */
-    async personReacts(uid: string, msgId: string, icon: string, rType: number): Promise<void> {
+    async personReacts(uid: string, msgId: string, icon: string): Promise<void> {
       const target = messageOf(msgId);
+      const rType = ICON_TYPES.get(icon);
+      if (rType === undefined) throw new Error(`fake Zalo: ${icon} is not a Zalo icon`);
       state.addReaction(msgId, uid, icon, rType);
       await deliverReaction(target, uid, icon, rType);
     },

@@ -2,7 +2,7 @@
  * The fake Zalo, exported on `@chorus/channel-zalouser/testing` so the gateway's end-to-end tests
  * and others run against the same platform this package's tests use.
  */
-export { FAKE_MAX_TEXT } from "./api-routes.js";
+export { FAKE_MAX_TEXT, ICON_TYPES } from "./api-routes.js";
 export { createFakeZalo, type FakeZalo, type FakeZaloOptions, type PersonMessage } from "./fake-zalo.js";
 export { FakeListener } from "./listener.js";
 export { type FakeQr, FakeQrLogin } from "./qr-routes.js";
