@@ -5,7 +5,7 @@
  * fetches through, its AES and its errors) → `inbound.ts` → `outbound.ts` → `reactions.ts`, and
  * the fake Zalo every test runs against, in `testing/`.
  */
-import { BotReactionRecord, BoundedMap, Redactor, secretsOf } from "@chorus/channel-kit";
+import { BotReactionRecord, BoundedMap, KeyedQueue, Redactor, secretsOf } from "@chorus/channel-kit";
 import {
   CHORUS_API_VERSION,
   type ChannelCapabilities,
@@ -111,8 +111,11 @@ function createZalouserInstance(ctx: ChannelContext<ZalouserConfig>): ChannelIns
       logger.debug({ err: error }, `zalouser: no group info for ${groupId}: ${String(error)}`);
       return undefined;
     });
+  // Normalising waits for group info: events of one conversation still go out in the order Zalo sent them.
+  const inOrder = new KeyedQueue();
   /** Normalises and emits one listener event; what cannot be read becomes a warning naming the fields. */
-  const deliver = async (what: string, normalize: () => Promise<Parameters<typeof ctx.emit>[0] | undefined>) => {
+  const deliver = (what: string, thread: string, normalize: () => Promise<Parameters<typeof ctx.emit>[0] | undefined>) =>
+    inOrder.run(thread, async () => {
     try {
       const event = await normalize();
       if (!event) return;
@@ -122,7 +125,7 @@ function createZalouserInstance(ctx: ChannelContext<ZalouserConfig>): ChannelIns
       const problem = redactor.text(error instanceof Error ? error.message : String(error));
       logger.warn({ problem }, `zalouser: skipped a ${what} it cannot read: ${problem}`);
     }
-  };
+  });
   const connection: ZaloConnection = new ZaloConnection({
     config: ctx.config,
     store: ctx.store,
@@ -131,14 +134,14 @@ function createZalouserInstance(ctx: ChannelContext<ZalouserConfig>): ChannelIns
     signal: ctx.signal,
     sink: {
       message: (message: UserMessage | GroupMessage) =>
-        void deliver("message", async () => {
+        void deliver("message", String(message.threadId), async () => {
           const group = message.type === ThreadType.Group;
           const id = String(message.threadId);
           await threads.learn(id, group ? "group" : "user");
           return normalizeMessage(message.data, group ? "group" : "user", scope(), group ? await groupFacts(id) : undefined);
         }),
       reaction: (reaction: Reaction) =>
-        void deliver("reaction", async () =>
+        void deliver("reaction", String(reaction.threadId), async () =>
           normalizeReaction(
             reaction.data,
             reaction.isGroup,
