@@ -1,5 +1,6 @@
 import { closedPort } from "@chorus/testkit";
 import { writeSession } from "../session.js";
+import { decryptAes, sessionKey } from "../zalo/crypto.js";
 import { createFakeZalo, type FakeZalo } from "./fake-zalo.js";
 
 /** Ann and Bob, and the group they share with the bot. */
@@ -28,5 +29,7 @@ export async function fakeWorld(options: Parameters<typeof createFakeZalo>[0] = 
     config: (extra: Record<string, unknown> = {}) => fake.config({ ...SHORT, ...extra }),
     unreachableConfig: () => ({ apiBase: unreachable, ...SHORT }),
     link: (store: Parameters<typeof writeSession>[0]) => writeSession(store, session),
+    /** A request's `params`, decrypted with a session key (`zpw_enk`). */
+    decrypt: (params: string, enk: string) => decryptAes(sessionKey(enk), params),
   };
 }
