@@ -25,8 +25,8 @@ describe("channels.zalouser", () => {
       /channels\.zalouser\.apiBase: apiBase must be an http\(s\) URL.*channels\.zalouser\.language: language must be a two-letter code/,
     );
     await expect(validatePluginConfig(zalouserChannel, { cookie: "x" })).rejects.toThrow(/Unrecognized key: "cookie"/);
-    await expect(validatePluginConfig(zalouserChannel, { reconnectMinMs: 5_000, reconnectMaxMs: 1_000 })).rejects.toThrow(
-      /reconnectMaxMs must be ≥ reconnectMinMs/,
-    );
+    await expect(
+      validatePluginConfig(zalouserChannel, { reconnectMinMs: 5_000, reconnectMaxMs: 1_000 }),
+    ).rejects.toThrow(/reconnectMaxMs must be ≥ reconnectMinMs/);
   });
 });

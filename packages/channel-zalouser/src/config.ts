@@ -8,8 +8,7 @@ const ms = (name: string, min: number) =>
     .min(min, `${name} must be at least ${min} ms`);
 
 /** The user agent zca-js' QR login presents when none is configured (a desktop Firefox, as Zalo Web expects). */
-export const DEFAULT_USER_AGENT =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+export const DEFAULT_USER_AGENT = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 
 /**
  * `channels.zalouser`, or one account under `channels.zalouser.accounts.<name>`. There are no
@@ -29,7 +28,10 @@ export const zalouserConfigSchema = z
     /** The browser zca-js presents at the QR login; the session keeps the one it linked with. */
     userAgent: z.string().trim().min(1, "userAgent must not be empty").default(DEFAULT_USER_AGENT),
     /** Zalo's interface language for the session (`vi`, `en`). */
-    language: z.string().regex(/^[a-z]{2}$/, "language must be a two-letter code such as vi or en").default("vi"),
+    language: z
+      .string()
+      .regex(/^[a-z]{2}$/, "language must be a two-letter code such as vi or en")
+      .default("vi"),
     /** How long a group's name and members are kept before asking Zalo again. */
     groupInfoTtlMs: ms("groupInfoTtlMs", 0).default(5 * 60_000),
     /** How long the first connection (login and listener) may take before start() reports it degraded. */

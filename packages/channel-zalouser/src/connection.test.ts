@@ -1,11 +1,10 @@
 import { MemoryStore } from "@chorus/channel-kit/state";
-import { startChannel } from "@chorus/testkit";
-import { eventually } from "@chorus/testkit";
+import { eventually, startChannel } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { zalouserChannel } from "./index.js";
 import { SESSION_KEY } from "./session.js";
-import { fakeWorld, TEAM } from "./testing/fixture.js";
 import { type LinkedChannel, linkedChannel } from "./test-support.test-util.js";
+import { fakeWorld, TEAM } from "./testing/fixture.js";
 
 const HINT = "Link the account again with `chorus channels login zalouser`.";
 const closers: (() => Promise<void>)[] = [];
@@ -29,7 +28,10 @@ describe("linking", () => {
       await world.fake.close();
     });
     expect(running.instance.status()).toEqual({ state: "degraded", detail: `not linked yet. ${HINT}` });
-    await expect(running.instance.send({ id: TEAM }, { text: "x" })).rejects.toMatchObject({ code: "E_AUTH", hint: HINT });
+    await expect(running.instance.send({ id: TEAM }, { text: "x" })).rejects.toMatchObject({
+      code: "E_AUTH",
+      hint: HINT,
+    });
     expect(world.fake.logins).toBe(0);
 
     await world.link(store);

@@ -1,7 +1,7 @@
 import { eventually, faults } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ANN, TEAM } from "./testing/fixture.js";
 import { type LinkedChannel, linkedChannel } from "./test-support.test-util.js";
+import { ANN, TEAM } from "./testing/fixture.js";
 
 let world: LinkedChannel;
 beforeEach(async () => {

@@ -3,15 +3,21 @@ import type { RefScope } from "@chorus/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Reactions } from "zca-js";
 import { normalizeMessage, normalizeReaction } from "./inbound.js";
-import { ANN, BOB, TEAM } from "./testing/fixture.js";
 import { type LinkedChannel, linkedChannel } from "./test-support.test-util.js";
+import { ANN, BOB, TEAM } from "./testing/fixture.js";
 
 const BOT = "2153466178471249562";
 const scope: RefScope = { channel: "zalouser", accountId: "default", botId: BOT };
 /** A fixture as zca-js hands it over (`message.data`). */
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), "utf8"));
-const team = { name: "Team Chorus", members: [{ id: BOT, name: "Chorus Bot" }, { id: ANN.id, name: ANN.name }] };
+const team = {
+  name: "Team Chorus",
+  members: [
+    { id: BOT, name: "Chorus Bot" },
+    { id: ANN.id, name: ANN.name },
+  ],
+};
 
 describe("normalizeMessage (payloads as zca-js hands them over)", () => {
   it("a group message: Zalo's mentions of the bot and of others, @all neither; title and members from group info", () => {
@@ -64,7 +70,9 @@ describe("normalizeMessage (payloads as zca-js hands them over)", () => {
 
   it("refuses a message it cannot read, naming each field", () => {
     const { msgId: _, ...noId } = fixture("group-message-mentions");
-    expect(() => normalizeMessage({ ...noId, content: 42 }, "group", scope)).toThrow(/unreadable message: msgId: .*content/);
+    expect(() => normalizeMessage({ ...noId, content: 42 }, "group", scope)).toThrow(
+      /unreadable message: msgId: .*content/,
+    );
   });
 });
 
@@ -89,7 +97,10 @@ describe("normalizeReaction", () => {
   });
 
   it("an icon without an emoji stays Zalo's code; a cleared reaction (NONE) and the bot's own are dropped", () => {
-    const withIcon = (rIcon: string, rType: number) => ({ ...fixture("reaction-group"), content: { ...(fixture("reaction-group").content as object), rIcon, rType } });
+    const withIcon = (rIcon: string, rType: number) => ({
+      ...fixture("reaction-group"),
+      content: { ...(fixture("reaction-group").content as object), rIcon, rType },
+    });
     expect(normalizeReaction(withIcon(Reactions.F_CHAIR, 48), true, scope)?.emoji).toBe(":-f");
     expect(normalizeReaction(withIcon(Reactions.NONE, -1), true, scope)).toBeUndefined();
     expect(normalizeReaction({ ...fixture("reaction-group"), uidFrom: BOT }, true, scope)).toBeUndefined();
@@ -140,7 +151,12 @@ describe("inbound through the wire (fake Zalo → zca-js → the channel)", () =
     await world.react(sent, { emoji: "👍" });
     await world.fake.personReacts(ANN.id, sent.messageId, Reactions.HAHA);
     const event = await world.running.waitForEvent((e) => e.type === "reaction");
-    expect(event).toMatchObject({ emoji: "😆", action: "added", actor: { id: ANN.id }, target: { messageId: sent.messageId } });
+    expect(event).toMatchObject({
+      emoji: "😆",
+      action: "added",
+      actor: { id: ANN.id },
+      target: { messageId: sent.messageId },
+    });
     expect(world.running.events.filter((e) => e.type === "reaction")).toHaveLength(1);
   });
 
@@ -157,7 +173,9 @@ describe("inbound through the wire (fake Zalo → zca-js → the channel)", () =
     const next = await world.fake.personSends({ from: ANN.id, text: "after the garbage" });
     await world.inbound(next.msgId);
     const warning = world.running.logs.at("warn", true).find((r) => r.message.includes("cannot read"));
-    expect(warning?.message).toMatch(/zalouser: skipped a message it cannot read: unreadable message: msgId: .*uidFrom/);
+    expect(warning?.message).toMatch(
+      /zalouser: skipped a message it cannot read: unreadable message: msgId: .*uidFrom/,
+    );
   });
 
   it("a redelivered event keeps its eventId, so the host emits it once", async () => {

@@ -5,9 +5,15 @@ import type { GroupFacts } from "./threads.js";
 import { emojiOfIcon } from "./vocabulary.js";
 
 /** Zalo ids arrive as strings, and as numbers (or big numbers) where its JSON says so: read both. */
-const id = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative(), z.custom<{ toFixed(): string }>(
-  (v) => typeof v === "object" && v !== null && typeof (v as { toFixed?: unknown }).toFixed === "function",
-)]).transform((v) => (typeof v === "object" ? v.toFixed() : String(v)));
+const id = z
+  .union([
+    z.string().regex(/^\d+$/),
+    z.number().int().nonnegative(),
+    z.custom<{ toFixed(): string }>(
+      (v) => typeof v === "object" && v !== null && typeof (v as { toFixed?: unknown }).toFixed === "function",
+    ),
+  ])
+  .transform((v) => (typeof v === "object" ? v.toFixed() : String(v)));
 
 /** `data` of a message from the listener (zca-js `TMessage` / `TGroupMessage`), as far as the channel reads it. */
 const messageDataSchema = z.object({
@@ -20,10 +26,12 @@ const messageDataSchema = z.object({
   ts: id,
   ttl: z.number().optional(),
   content: z.union([z.string(), z.record(z.string(), z.unknown())]),
-  mentions: z.array(z.object({ uid: z.union([id, z.literal("-1")]), pos: z.number(), len: z.number(), type: z.number().optional() })).nullish(),
-  quote: z
-    .object({ ownerId: id, globalMsgId: id, cliMsgId: id.optional(), msg: z.string().optional() })
+  mentions: z
+    .array(
+      z.object({ uid: z.union([id, z.literal("-1")]), pos: z.number(), len: z.number(), type: z.number().optional() }),
+    )
     .nullish(),
+  quote: z.object({ ownerId: id, globalMsgId: id, cliMsgId: id.optional(), msg: z.string().optional() }).nullish(),
 });
 
 /** `data` of a reaction (zca-js `TReaction`); `content` is already parsed from Zalo's JSON string. */
@@ -84,7 +92,10 @@ export function normalizeMessage(
     sender,
     text,
     // `-1` is @all: neither the bot named nor another person.
-    mentions: { bot: mentioned.includes(scope.botId), others: mentioned.filter((uid) => uid !== scope.botId && uid !== "-1") },
+    mentions: {
+      bot: mentioned.includes(scope.botId),
+      others: mentioned.filter((uid) => uid !== scope.botId && uid !== "-1"),
+    },
     ...(quote && {
       replyTo: {
         messageId: quote.globalMsgId,

@@ -17,7 +17,7 @@ import {
   type RefScope,
 } from "@chorus/core";
 import { type GroupMessage, type Reaction, ThreadType, type UserMessage } from "zca-js";
-import { type ZalouserConfig, zalouserConfigSchema, ZALOUSER_SECRET_KEYS } from "./config.js";
+import { ZALOUSER_SECRET_KEYS, type ZalouserConfig, zalouserConfigSchema } from "./config.js";
 import { ZaloConnection } from "./connection.js";
 import { normalizeMessage, normalizeReaction } from "./inbound.js";
 import { loginWithQr } from "./login.js";
@@ -103,7 +103,8 @@ function createZalouserInstance(ctx: ChannelContext<ZalouserConfig>): ChannelIns
   const threads = new Threads(
     ctx.store,
     async (groupId) =>
-      (await call(`read group ${groupId}`, (api) => api.getGroupInfo(groupId) as Promise<GroupInfoAnswer>, true)).result,
+      (await call(`read group ${groupId}`, (api) => api.getGroupInfo(groupId) as Promise<GroupInfoAnswer>, true))
+        .result,
     ctx.config.groupInfoTtlMs,
   );
   const groupFacts = (groupId: string) =>
@@ -114,18 +115,22 @@ function createZalouserInstance(ctx: ChannelContext<ZalouserConfig>): ChannelIns
   // Normalising waits for group info: events of one conversation still go out in the order Zalo sent them.
   const inOrder = new KeyedQueue();
   /** Normalises and emits one listener event; what cannot be read becomes a warning naming the fields. */
-  const deliver = (what: string, thread: string, normalize: () => Promise<Parameters<typeof ctx.emit>[0] | undefined>) =>
+  const deliver = (
+    what: string,
+    thread: string,
+    normalize: () => Promise<Parameters<typeof ctx.emit>[0] | undefined>,
+  ) =>
     inOrder.run(thread, async () => {
-    try {
-      const event = await normalize();
-      if (!event) return;
-      if (event.type === "message") known.set(event.ref.messageId, event.ref);
-      ctx.emit(event);
-    } catch (error) {
-      const problem = redactor.text(error instanceof Error ? error.message : String(error));
-      logger.warn({ problem }, `zalouser: skipped a ${what} it cannot read: ${problem}`);
-    }
-  });
+      try {
+        const event = await normalize();
+        if (!event) return;
+        if (event.type === "message") known.set(event.ref.messageId, event.ref);
+        ctx.emit(event);
+      } catch (error) {
+        const problem = redactor.text(error instanceof Error ? error.message : String(error));
+        logger.warn({ problem }, `zalouser: skipped a ${what} it cannot read: ${problem}`);
+      }
+    });
   const connection: ZaloConnection = new ZaloConnection({
     config: ctx.config,
     store: ctx.store,
@@ -138,7 +143,12 @@ function createZalouserInstance(ctx: ChannelContext<ZalouserConfig>): ChannelIns
           const group = message.type === ThreadType.Group;
           const id = String(message.threadId);
           await threads.learn(id, group ? "group" : "user");
-          return normalizeMessage(message.data, group ? "group" : "user", scope(), group ? await groupFacts(id) : undefined);
+          return normalizeMessage(
+            message.data,
+            group ? "group" : "user",
+            scope(),
+            group ? await groupFacts(id) : undefined,
+          );
         }),
       reaction: (reaction: Reaction) =>
         void deliver("reaction", String(reaction.threadId), async () =>
@@ -170,6 +180,6 @@ function createZalouserInstance(ctx: ChannelContext<ZalouserConfig>): ChannelIns
   };
 }
 
-export { handleOf };
 export type { ZalouserConfig } from "./config.js";
 export { readSession, SESSION_KEY, writeSession, type ZaloSession } from "./session.js";
+export { handleOf };

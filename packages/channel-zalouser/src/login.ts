@@ -7,8 +7,7 @@ import type { ZalouserConfig } from "./config.js";
 import { readQrPng } from "./qr-image.js";
 import { writeSession, type ZaloSession } from "./session.js";
 import { toChorusError } from "./zalo/errors.js";
-import { observed } from "./zalo/transport.js";
-import { createZaloFetch } from "./zalo/transport.js";
+import { createZaloFetch, observed } from "./zalo/transport.js";
 
 /** Where the QR code of a login is saved, in the account's state directory. */
 export const QR_FILE = "login-qr.png";
@@ -95,9 +94,11 @@ export async function loginWithQr(ctx: ChannelLoginContext<ZalouserConfig>): Pro
   ctx.signal.removeEventListener("abort", onAbort);
   await Promise.all(pending);
   if (outcome.error !== undefined || !outcome.result) {
-    if (ending) throw new ChorusError("E_AUTH", ENDINGS[ending], { hint: "Run `chorus channels login zalouser` again." });
+    if (ending)
+      throw new ChorusError("E_AUTH", ENDINGS[ending], { hint: "Run `chorus channels login zalouser` again." });
     const failure = toChorusError(outcome.error, outcome.facts, "log in with the QR code");
-    if (isChorusError(outcome.error) || failure.code !== "E_PLATFORM" || failure.retryable) throw redactor.error(failure);
+    if (isChorusError(outcome.error) || failure.code !== "E_PLATFORM" || failure.retryable)
+      throw redactor.error(failure);
     // zca-js' own words when Zalo ended the wait: "Cannot get scan result" and the like.
     throw new ChorusError("E_AUTH", `Zalo ended the QR login before it was confirmed: ${failure.message}`, {
       hint: "The code may have expired or been cancelled; run `chorus channels login zalouser` again.",

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_TEXT_LENGTH, placeMentions } from "./outbound.js";
-import { ANN, BOB, TEAM } from "./testing/fixture.js";
 import { type LinkedChannel, linkedChannel, paramsSentTo } from "./test-support.test-util.js";
+import { ANN, BOB, TEAM } from "./testing/fixture.js";
 
 let world: LinkedChannel;
 beforeEach(async () => {
@@ -96,6 +96,10 @@ describe("status and identity", () => {
       state: "running",
       detail: `connected as ${world.fake.bot.name} (${world.fake.bot.id})`,
     });
-    expect(world.running.instance.identity?.()).toEqual({ id: world.fake.bot.id, name: world.fake.bot.name, isBot: true });
+    expect(world.running.instance.identity?.()).toEqual({
+      id: world.fake.bot.id,
+      name: world.fake.bot.name,
+      isBot: true,
+    });
   });
 });

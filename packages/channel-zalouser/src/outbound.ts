@@ -121,14 +121,22 @@ export function createOutbound(deps: {
       // Zalo's typing event shows for a few seconds and has no "stopped": nothing to send for off.
       if (!on) return;
       const kind = await threads.kind(conversation.id);
-      await call(`show typing in ${conversation.id}`, (zalo) => zalo.sendTypingEvent(conversation.id, threadType(kind)), true);
+      await call(
+        `show typing in ${conversation.id}`,
+        (zalo) => zalo.sendTypingEvent(conversation.id, threadType(kind)),
+        true,
+      );
     },
     async resolveMessageRef(conversation, messageId) {
       const ref = known.get(messageId);
       if (!ref || ref.conversationId !== conversation.id) {
-        throw new ChorusError("E_MESSAGE_NOT_FOUND", `message ${messageId} is unknown in conversation ${conversation.id}`, {
-          hint: "Zalo cannot look a message up by id: react to one the gateway received or sent.",
-        });
+        throw new ChorusError(
+          "E_MESSAGE_NOT_FOUND",
+          `message ${messageId} is unknown in conversation ${conversation.id}`,
+          {
+            hint: "Zalo cannot look a message up by id: react to one the gateway received or sent.",
+          },
+        );
       }
       return ref;
     },

@@ -8,7 +8,11 @@ const jsQR = (jsQRModule as unknown as { default: typeof jsQRModule.default }).d
 export function readQrPng(base64: string): string | undefined {
   try {
     const png = PNG.sync.read(Buffer.from(base64.replace(/^data:image\/png;base64,/, ""), "base64"));
-    const found = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height);
+    const found = jsQR(
+      new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length),
+      png.width,
+      png.height,
+    );
     return found?.data || undefined;
   } catch {
     return undefined;

@@ -3,8 +3,8 @@ import type { MessageRef } from "@chorus/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Reactions } from "zca-js";
 import { zalouserChannel } from "./index.js";
-import { ANN, TEAM } from "./testing/fixture.js";
 import { type LinkedChannel, linkedChannel, paramsSentTo } from "./test-support.test-util.js";
+import { ANN, TEAM } from "./testing/fixture.js";
 
 let world: LinkedChannel;
 let ref: MessageRef;
@@ -21,7 +21,11 @@ afterEach(() => world.close());
 const sentReactions = () =>
   paramsSentTo(world, "/api/group/reaction").map((params) => {
     const [item] = params.react_list as { message: string }[];
-    const body = JSON.parse(item?.message ?? "{}") as { rIcon: string; rType: number; rMsg: { gMsgID: number; cMsgID: number }[] };
+    const body = JSON.parse(item?.message ?? "{}") as {
+      rIcon: string;
+      rType: number;
+      rMsg: { gMsgID: number; cMsgID: number }[];
+    };
     return `${body.rIcon === "" ? "NONE" : body.rIcon} (${body.rType})`;
   });
 
@@ -73,7 +77,14 @@ describe("reactions on Zalo (DESIGN §2.2, row Zalo Personal: no flags)", () => 
       emoji: "HEART",
       removed: ["HEART"],
     });
-    expect(sentReactions()).toEqual(["/-strong (3)", "/-heart (5)", "_()_ (73)", "NONE (-1)", "/-strong (3)", "_()_ (73)"]);
+    expect(sentReactions()).toEqual([
+      "/-strong (3)",
+      "/-heart (5)",
+      "_()_ (73)",
+      "NONE (-1)",
+      "/-strong (3)",
+      "_()_ (73)",
+    ]);
     expect(world.fake.botReactions(ref.messageId)).toEqual([Reactions.LIKE, Reactions.PRAY]);
     // Zalo's NONE clears only the caller's own: Ann's 👍 stays.
     expect(world.fake.reactionsBy(ref.messageId, ANN.id)).toEqual([Reactions.LIKE]);
@@ -108,7 +119,8 @@ describe("reactions on Zalo (DESIGN §2.2, row Zalo Personal: no flags)", () => 
     await world.react(ref, { emoji: "👍" });
     const [params] = paramsSentTo(world, "/api/group/reaction");
     expect(params?.grid).toBe(TEAM);
-    const body = JSON.parse((params?.react_list as { message: string }[])[0]?.message ?? "{}");
+    const [item] = (params?.react_list ?? []) as { message: string }[];
+    const body = JSON.parse(item?.message ?? "{}");
     expect(body.rMsg).toEqual([{ gMsgID: Number(ref.messageId), cMsgID: Number(ref.data?.cliMsgId), msgType: 1 }]);
   });
 

@@ -47,7 +47,10 @@ export async function writeSession(store: ChannelStore, session: ZaloSession): P
   const bytes = Buffer.byteLength(JSON.stringify(value));
   if (bytes > MAX_STORE_VALUE_BYTES) {
     // Never seen from Zalo (a session is a few KiB): say so rather than lose the login silently.
-    throw new ChorusError("E_PLATFORM", `the Zalo session is ${bytes} bytes, more than the store keeps (${MAX_STORE_VALUE_BYTES})`);
+    throw new ChorusError(
+      "E_PLATFORM",
+      `the Zalo session is ${bytes} bytes, more than the store keeps (${MAX_STORE_VALUE_BYTES})`,
+    );
   }
   await store.set(SESSION_KEY, value);
 }

@@ -1,11 +1,13 @@
 import { MemoryStore } from "@chorus/channel-kit/state";
 import { type InboundMessageEvent, type MessageRef, performReaction } from "@chorus/core";
-import { type RunningChannel, startChannel } from "@chorus/testkit";
+import { startChannel } from "@chorus/testkit";
 import { zalouserChannel } from "./index.js";
 import { fakeWorld } from "./testing/fixture.js";
 
 /** The fake Zalo world with the channel started on a linked store. */
-export async function linkedChannel(options: { config?: Record<string, unknown>; fake?: Parameters<typeof fakeWorld>[0] } = {}) {
+export async function linkedChannel(
+  options: { config?: Record<string, unknown>; fake?: Parameters<typeof fakeWorld>[0] } = {},
+) {
   const world = await fakeWorld(options.fake);
   const store = new MemoryStore();
   await world.link(store);
@@ -16,10 +18,7 @@ export async function linkedChannel(options: { config?: Record<string, unknown>;
     running,
     /** The message event of Zalo message `msgId`, once the channel emitted it. */
     inbound: (msgId: string) =>
-      running.waitForEvent(
-        (e): e is InboundMessageEvent => e.type === "message" && e.ref.messageId === msgId,
-        5_000,
-      ),
+      running.waitForEvent((e): e is InboundMessageEvent => e.type === "message" && e.ref.messageId === msgId, 5_000),
     /** A `react` call as the agent makes it: core's rules, then the plugin. */
     react: (ref: MessageRef, call: Record<string, unknown>) =>
       performReaction({ plugin: zalouserChannel, instance: running.instance, ref, call }),

@@ -10,7 +10,10 @@ export interface GroupFacts {
 
 /** The answer of zca-js' `getGroupInfo` the channel reads. */
 export interface GroupInfoAnswer {
-  gridInfoMap?: Record<string, { name?: string; currentMems?: { id?: string; dName?: string; zaloName?: string }[]; memberIds?: string[] }>;
+  gridInfoMap?: Record<
+    string,
+    { name?: string; currentMems?: { id?: string; dName?: string; zaloName?: string }[]; memberIds?: string[] }
+  >;
 }
 
 /** The store key of a conversation's kind: Zalo ids do not say whether they are a person or a group. */
@@ -39,7 +42,10 @@ export class Threads {
         const ids = info.memberIds?.length ? info.memberIds : [...names.keys()];
         return {
           name: info.name ?? groupId,
-          members: ids.map((id) => ({ id: String(id), ...(names.get(String(id)) ? { name: names.get(String(id)) } : {}) })),
+          members: ids.map((id) => ({
+            id: String(id),
+            ...(names.get(String(id)) ? { name: names.get(String(id)) } : {}),
+          })),
         };
       },
     });

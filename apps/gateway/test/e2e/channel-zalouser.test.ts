@@ -105,7 +105,10 @@ describe("Zalo Personal through the real gateway: linked by `chorus channels log
       mentions: [zalo.bot.id, BOB.id],
     });
 
-    await eventually(() => expect(zalo.botMessages(TEAM).map((m) => m.text)).toEqual(["Pizza sounds good, Ann."]), PATIENCE);
+    await eventually(
+      () => expect(zalo.botMessages(TEAM).map((m) => m.text)).toEqual(["Pizza sounds good, Ann."]),
+      PATIENCE,
+    );
     // A reply quotes the trigger.
     expect(zalo.botMessages(TEAM)[0]?.quoteOf).toBe(trigger.msgId);
     await eventually(() => expect(zalo.botReactions(trigger.msgId)).toEqual(["/-strong"]), PATIENCE);

@@ -29,18 +29,60 @@ const refuse = (code: number, message: string): FakeResponse => json(200, { erro
 
 /** The icons Zalo accepts, each with its `rType` (from zca-js' own table of them). */
 export const ICON_TYPES: ReadonlyMap<string, number> = new Map<string, number>([
-  [Reactions.HAHA, 0], [Reactions.LIKE, 3], [Reactions.HEART, 5], [Reactions.WOW, 32], [Reactions.CRY, 2],
-  [Reactions.ANGRY, 20], [Reactions.KISS, 8], [Reactions.TEARS_OF_JOY, 7], [Reactions.SHIT, 66], [Reactions.ROSE, 120],
-  [Reactions.BROKEN_HEART, 65], [Reactions.DISLIKE, 4], [Reactions.LOVE, 29], [Reactions.CONFUSED, 51], [Reactions.WINK, 45],
-  [Reactions.FADE, 121], [Reactions.SUN, 67], [Reactions.BIRTHDAY, 126], [Reactions.BOMB, 127], [Reactions.OK, 68],
-  [Reactions.PEACE, 69], [Reactions.THANKS, 70], [Reactions.PUNCH, 71], [Reactions.SHARE, 72], [Reactions.PRAY, 73],
-  [Reactions.NO, 131], [Reactions.BAD, 132], [Reactions.LOVE_YOU, 133], [Reactions.SAD, 1], [Reactions.VERY_SAD, 16],
-  [Reactions.COOL, 21], [Reactions.NERD, 22], [Reactions.BIG_SMILE, 23], [Reactions.SUNGLASSES, 26], [Reactions.NEUTRAL, 30],
-  [Reactions.SAD_FACE, 35], [Reactions.BYE, 36], [Reactions.SLEEPY, 38], [Reactions.WIPE, 39], [Reactions.DIG, 42],
-  [Reactions.ANGUISH, 44], [Reactions.HANDCLAP, 46], [Reactions.ANGRY_FACE, 47], [Reactions.F_CHAIR, 48],
-  [Reactions.L_CHAIR, 49], [Reactions.R_CHAIR, 50], [Reactions.SILENT, 52], [Reactions.SURPRISE, 53],
-  [Reactions.EMBARRASSED, 54], [Reactions.AFRAID, 60], [Reactions.SAD2, 61], [Reactions.BIG_LAUGH, 62],
-  [Reactions.RICH, 63], [Reactions.BEER, 99],
+  [Reactions.HAHA, 0],
+  [Reactions.LIKE, 3],
+  [Reactions.HEART, 5],
+  [Reactions.WOW, 32],
+  [Reactions.CRY, 2],
+  [Reactions.ANGRY, 20],
+  [Reactions.KISS, 8],
+  [Reactions.TEARS_OF_JOY, 7],
+  [Reactions.SHIT, 66],
+  [Reactions.ROSE, 120],
+  [Reactions.BROKEN_HEART, 65],
+  [Reactions.DISLIKE, 4],
+  [Reactions.LOVE, 29],
+  [Reactions.CONFUSED, 51],
+  [Reactions.WINK, 45],
+  [Reactions.FADE, 121],
+  [Reactions.SUN, 67],
+  [Reactions.BIRTHDAY, 126],
+  [Reactions.BOMB, 127],
+  [Reactions.OK, 68],
+  [Reactions.PEACE, 69],
+  [Reactions.THANKS, 70],
+  [Reactions.PUNCH, 71],
+  [Reactions.SHARE, 72],
+  [Reactions.PRAY, 73],
+  [Reactions.NO, 131],
+  [Reactions.BAD, 132],
+  [Reactions.LOVE_YOU, 133],
+  [Reactions.SAD, 1],
+  [Reactions.VERY_SAD, 16],
+  [Reactions.COOL, 21],
+  [Reactions.NERD, 22],
+  [Reactions.BIG_SMILE, 23],
+  [Reactions.SUNGLASSES, 26],
+  [Reactions.NEUTRAL, 30],
+  [Reactions.SAD_FACE, 35],
+  [Reactions.BYE, 36],
+  [Reactions.SLEEPY, 38],
+  [Reactions.WIPE, 39],
+  [Reactions.DIG, 42],
+  [Reactions.ANGUISH, 44],
+  [Reactions.HANDCLAP, 46],
+  [Reactions.ANGRY_FACE, 47],
+  [Reactions.F_CHAIR, 48],
+  [Reactions.L_CHAIR, 49],
+  [Reactions.R_CHAIR, 50],
+  [Reactions.SILENT, 52],
+  [Reactions.SURPRISE, 53],
+  [Reactions.EMBARRASSED, 54],
+  [Reactions.AFRAID, 60],
+  [Reactions.SAD2, 61],
+  [Reactions.BIG_LAUGH, 62],
+  [Reactions.RICH, 63],
+  [Reactions.BEER, 99],
 ]);
 
 /**
@@ -55,7 +97,10 @@ export function addApiRoutes(server: FakeServer, options: ApiRoutesOptions): voi
     server.route("POST", path, (ctx) => {
       const session = sessionOf(state, ctx);
       if (!session || session.revoked) {
-        return refuse(102, "The session key was improperly submitted or has reached its timeout. Direct the user to log in again to obtain another key");
+        return refuse(
+          102,
+          "The session key was improperly submitted or has reached its timeout. Direct the user to log in again to obtain another key",
+        );
       }
       const raw = new URLSearchParams(ctx.text()).get("params");
       let params: Params;
@@ -104,7 +149,11 @@ export function addApiRoutes(server: FakeServer, options: ApiRoutesOptions): voi
 
   const react = (kind: "user" | "group") => (params: Params, session: FakeSession) => {
     const [item] = (params.react_list as { message: string }[] | undefined) ?? [];
-    const body = JSON.parse(item?.message ?? "{}") as { rMsg?: { gMsgID: number; cMsgID: number }[]; rIcon?: string; rType?: number };
+    const body = JSON.parse(item?.message ?? "{}") as {
+      rMsg?: { gMsgID: number; cMsgID: number }[];
+      rIcon?: string;
+      rType?: number;
+    };
     const target = body.rMsg?.[0];
     const message = target ? state.messages.get(String(target.gMsgID)) : undefined;
     const threadId = String(kind === "group" ? params.grid : params.toid);
@@ -150,7 +199,15 @@ export function addApiRoutes(server: FakeServer, options: ApiRoutesOptions): voi
             fullAvt: "",
             memberIds: group.memberIds,
             adminIds: [],
-            currentMems: members.map((m) => ({ id: m.id, dName: m.name, zaloName: m.name, avatar: "", avatar_25: "", accountStatus: 0, type: 1 })),
+            currentMems: members.map((m) => ({
+              id: m.id,
+              dName: m.name,
+              zaloName: m.name,
+              avatar: "",
+              avatar_25: "",
+              accountStatus: 0,
+              type: 1,
+            })),
             updateMems: [],
             admins: [],
             hasMoreMember: 0,
@@ -168,6 +225,10 @@ export function addApiRoutes(server: FakeServer, options: ApiRoutesOptions): voi
         ];
       }),
     );
-    return answer(session, { removedsGroup: wanted.filter((id) => !known.includes(id)), unchangedsGroup: [], gridInfoMap });
+    return answer(session, {
+      removedsGroup: wanted.filter((id) => !known.includes(id)),
+      unchangedsGroup: [],
+      gridInfoMap,
+    });
   });
 }

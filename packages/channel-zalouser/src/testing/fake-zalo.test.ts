@@ -47,15 +47,23 @@ describe("fake Zalo", () => {
     const url = `${fake.url}/api/login/getLoginInfo?${new URLSearchParams({ ...query, signkey: signKey("getlogininfo", query) })}`;
     const body = (await (await fetch(url, { headers: { cookie } })).json()) as { data: string };
     const inner = JSON.parse(decryptAes(key, body.data));
-    expect(inner.data).toMatchObject({ uid: fake.bot.id, zpw_enk: enk, zpw_ws: ["wss://ws1-msg.chat.zalo.me/ws", "wss://ws2-msg.chat.zalo.me/ws"] });
-    expect(Object.keys(inner.data.zpw_service_map_v3)).toEqual(expect.arrayContaining(["chat", "group", "reaction", "profile", "file"]));
+    expect(inner.data).toMatchObject({
+      uid: fake.bot.id,
+      zpw_enk: enk,
+      zpw_ws: ["wss://ws1-msg.chat.zalo.me/ws", "wss://ws2-msg.chat.zalo.me/ws"],
+    });
+    expect(Object.keys(inner.data.zpw_service_map_v3)).toEqual(
+      expect.arrayContaining(["chat", "group", "reaction", "profile", "file"]),
+    );
     expect(fake.problems).toEqual([]);
     await fetch(url.replace(/signkey=\w+/, "signkey=0"), { headers: { cookie } });
     expect(fake.problems).toEqual(["getLoginInfo: wrong signkey"]);
   });
 
   it("refuses params it cannot decrypt, and a revoked session with error 102", async () => {
-    expect(await call("/api/group/getmg-v2", {}, Buffer.alloc(32, 1).toString("base64"))).toMatchObject({ error_code: 114 });
+    expect(await call("/api/group/getmg-v2", {}, Buffer.alloc(32, 1).toString("base64"))).toMatchObject({
+      error_code: 114,
+    });
     expect(fake.problems).toEqual(["/api/group/getmg-v2: params do not decrypt with the session key"]);
     fake.endSessions();
     expect(await call("/api/group/getmg-v2", {})).toMatchObject({ error_code: 102 });
@@ -73,13 +81,26 @@ describe("fake Zalo", () => {
     });
     const react = (cMsgID: string, rIcon: string, rType: number) =>
       call("/api/group/reaction", {
-        react_list: [{ message: JSON.stringify({ rMsg: [{ gMsgID: Number(message.msgId), cMsgID: Number(cMsgID), msgType: 1 }], rIcon, rType, source: 6 }), clientId: 1 }],
+        react_list: [
+          {
+            message: JSON.stringify({
+              rMsg: [{ gMsgID: Number(message.msgId), cMsgID: Number(cMsgID), msgType: 1 }],
+              rIcon,
+              rType,
+              source: 6,
+            }),
+            clientId: 1,
+          },
+        ],
         grid: "5401238765432198765",
         imei: "x",
       });
     expect(await react("1", "/-strong", 3)).toMatchObject({ error_code: 114 });
     expect(await react(message.cliMsgId, "/-strong", 5)).toMatchObject({ error_code: 114 });
-    expect(await react(message.cliMsgId, "/-strong", 3)).toMatchObject({ error_code: 0, data: { msgIds: [expect.any(Number)] } });
+    expect(await react(message.cliMsgId, "/-strong", 3)).toMatchObject({
+      error_code: 0,
+      data: { msgIds: [expect.any(Number)] },
+    });
     await react(message.cliMsgId, "/-heart", 5);
     fake.state.addReaction(message.msgId, "3087412365498712001", "/-heart", 5);
     expect(fake.botReactions(message.msgId)).toEqual(["/-strong", "/-heart"]);
@@ -89,13 +110,21 @@ describe("fake Zalo", () => {
   });
 
   it("answers group info for the groups it has; others are removedsGroup", async () => {
-    const answer = await call("/api/group/getmg-v2", { gridVerMap: JSON.stringify({ "5401238765432198765": 0, "42": 0 }) });
+    const answer = await call("/api/group/getmg-v2", {
+      gridVerMap: JSON.stringify({ "5401238765432198765": 0, "42": 0 }),
+    });
     expect(answer.data.removedsGroup).toEqual(["42"]);
-    expect(answer.data.gridInfoMap["5401238765432198765"]).toMatchObject({ name: "Team", memberIds: [fake.bot.id, "3087412365498712001"] });
+    expect(answer.data.gridInfoMap["5401238765432198765"]).toMatchObject({
+      name: "Team",
+      memberIds: [fake.bot.id, "3087412365498712001"],
+    });
   });
 
   it("holds the QR long poll and answers error_code 8 while nobody scanned", async () => {
-    await fetch(`${fake.url}/account/authen/qr/generate`, { method: "POST", body: new URLSearchParams({ v: "2.44.10" }) });
+    await fetch(`${fake.url}/account/authen/qr/generate`, {
+      method: "POST",
+      body: new URLSearchParams({ v: "2.44.10" }),
+    });
     const poll = await fetch(`${fake.url}/account/authen/qr/waiting-scan`, {
       method: "POST",
       body: new URLSearchParams({ code: fake.qr.find().code, v: "2.44.10" }),

@@ -57,7 +57,11 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
     });
   const deliverReaction = (target: FakeMessage, uid: string, icon: string, rType: number) => {
     const item = wireReaction(state, target, uid, icon, rType);
-    return listener.send(612, { reacts: target.kind === "group" ? [] : [item], reactGroups: target.kind === "group" ? [item] : [], version: 1 });
+    return listener.send(612, {
+      reacts: target.kind === "group" ? [] : [item],
+      reactGroups: target.kind === "group" ? [item] : [],
+      version: 1,
+    });
   };
   addApiRoutes(server, {
     state,
@@ -99,7 +103,15 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
     linkedSession(): ZaloSession {
       const imei = `${crypto.randomUUID()}-0d5fca7a9d3a2b8ee2a0f4e0c3ba2a8c`;
       const session = newSession(state, imei);
-      const cookie = (key: string, value: string, domain: string) => ({ key, value, domain, path: "/", secure: true, httpOnly: true, hostOnly: false });
+      const cookie = (key: string, value: string, domain: string) => ({
+        key,
+        value,
+        domain,
+        path: "/",
+        secure: true,
+        httpOnly: true,
+        hostOnly: false,
+      });
       return {
         imei,
         userAgent: USER_AGENT,
@@ -157,7 +169,11 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
     redeliverLast: () => listener.resendLast(),
     /** A message event the plugin cannot read: no msgId, a number for content, no sender. */
     deliverUnparseable: () =>
-      listener.send(501, { msgs: [{ cliMsgId: String(nextClientId++), msgType: "webchat", idTo: "0", ts: String(Date.now()), content: 42 }] }),
+      listener.send(501, {
+        msgs: [
+          { cliMsgId: String(nextClientId++), msgType: "webchat", idTo: "0", ts: String(Date.now()), content: 42 },
+        ],
+      }),
 
     /** The phone scans the QR code whose image says `text` (the newest one by default). */
     scanQr: (text?: string) => qr.set(qr.find(text), "scanned"),
@@ -186,7 +202,8 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
     botReactions: (msgId: string) => state.reactionsBy(msgId, bot.id),
     reactionsBy: (msgId: string, uid: string) => state.reactionsBy(msgId, uid),
     messagesIn: (threadId: string) => [...state.messages.values()].filter((m) => m.threadId === threadId),
-    botMessages: (threadId: string) => [...state.messages.values()].filter((m) => m.threadId === threadId && m.uidFrom === bot.id),
+    botMessages: (threadId: string) =>
+      [...state.messages.values()].filter((m) => m.threadId === threadId && m.uidFrom === bot.id),
   };
 }
 

@@ -99,7 +99,8 @@ export class FakeListener {
   fault(kind: PlatformFault): void {
     this.#fault = kind;
     if (kind === "close") for (const { socket } of [...this.connections]) socket.terminate();
-    if (kind === "garbage") for (const { socket } of this.connections) socket.send(frame(501, 0, "<html>502 Bad Gateway</html>"));
+    if (kind === "garbage")
+      for (const { socket } of this.connections) socket.send(frame(501, 0, "<html>502 Bad Gateway</html>"));
   }
 
   heal(): void {

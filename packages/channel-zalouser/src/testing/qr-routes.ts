@@ -39,7 +39,9 @@ export class FakeQrLogin {
       headers: { "content-type": "text/html; charset=utf-8" },
       body: `<!doctype html><html><head><script src="https://stc-zlogin.zdn.vn/main-${LOGIN_VERSION}.js"></script></head><body></body></html>`,
     }));
-    server.route("POST", "/account/logininfo", () => json(200, { error_code: 0, error_message: "", data: { logged: false } }));
+    server.route("POST", "/account/logininfo", () =>
+      json(200, { error_code: 0, error_message: "", data: { logged: false } }),
+    );
     server.route("POST", "/account/verify-client", () => json(200, { error_code: 0, error_message: "", data: {} }));
     server.route("POST", "/account/authen/qr/generate", async (ctx) => {
       if (form(ctx).get("v") !== LOGIN_VERSION) return json(200, { error_code: 400, error_message: "bad version" });
@@ -50,7 +52,12 @@ export class FakeQrLogin {
       return json(200, {
         error_code: 0,
         error_message: "",
-        data: { code, image: `data:image/png;base64,${image}`, options: { enabledCheckOCR: false, enabledMultiLayer: false }, token: randomBytes(8).toString("hex") },
+        data: {
+          code,
+          image: `data:image/png;base64,${image}`,
+          options: { enabledCheckOCR: false, enabledMultiLayer: false },
+          token: randomBytes(8).toString("hex"),
+        },
       });
     });
     server.route("POST", "/account/authen/qr/waiting-scan", (ctx) =>
@@ -74,7 +81,11 @@ export class FakeQrLogin {
     );
     server.route("GET", "/account/checksession", (ctx): FakeResponse => {
       const session = [...this.state.sessions.values()].find((s) => ctx.headers.cookie?.includes(`zpsid=${s.zpsid}`));
-      if (!session) return { status: 302, headers: { location: "https://id.zalo.me/account?continue=https%3A%2F%2Fchat.zalo.me%2F" } };
+      if (!session)
+        return {
+          status: 302,
+          headers: { location: "https://id.zalo.me/account?continue=https%3A%2F%2Fchat.zalo.me%2F" },
+        };
       return {
         status: 302,
         headers: {
@@ -83,11 +94,19 @@ export class FakeQrLogin {
         },
       };
     });
-    server.route("GET", "/index.html", () => ({ status: 200, headers: { "content-type": "text/html" }, body: "<!doctype html><title>Zalo Web</title>" }));
+    server.route("GET", "/index.html", () => ({
+      status: 200,
+      headers: { "content-type": "text/html" },
+      body: "<!doctype html><title>Zalo Web</title>",
+    }));
     server.route("GET", "/jr/userinfo", (ctx) => {
       const session = sessionOf(this.state, ctx);
       if (!session) return json(200, { error_code: 0, error_message: "", data: { logged: false } });
-      return json(200, { error_code: 0, error_message: "", data: { logged: true, info: { name: this.state.bot.name, avatar: "" } } });
+      return json(200, {
+        error_code: 0,
+        error_message: "",
+        data: { logged: true, info: { name: this.state.bot.name, avatar: "" } },
+      });
     });
   }
 

@@ -17,11 +17,42 @@ const HOSTS = {
 /** Every key of `zpw_service_map_v3` zca-js reads (it fails to start without one), with its hosts. */
 export function serviceMap(): Record<string, string[]> {
   const other = [
-    "other_contact", "chat_e2e", "workspace", "catalog", "boards", "downloadStickerUrl", "sp_contact",
-    "zcloud_up_file", "media_store_send2me", "push_act", "aext", "zfamily", "group_poll", "group_cloud_message",
-    "media_store", "auto_reply", "sync_action", "friendLan", "friend", "alias", "zimsg", "group_board",
-    "conversation", "fallback_LP", "friend_board", "up_file", "zavi", "voice_call", "sticker", "label",
-    "consent", "zcloud", "todoUrl", "recent_search", "group_e2e", "quick_message",
+    "other_contact",
+    "chat_e2e",
+    "workspace",
+    "catalog",
+    "boards",
+    "downloadStickerUrl",
+    "sp_contact",
+    "zcloud_up_file",
+    "media_store_send2me",
+    "push_act",
+    "aext",
+    "zfamily",
+    "group_poll",
+    "group_cloud_message",
+    "media_store",
+    "auto_reply",
+    "sync_action",
+    "friendLan",
+    "friend",
+    "alias",
+    "zimsg",
+    "group_board",
+    "conversation",
+    "fallback_LP",
+    "friend_board",
+    "up_file",
+    "zavi",
+    "voice_call",
+    "sticker",
+    "label",
+    "consent",
+    "zcloud",
+    "todoUrl",
+    "recent_search",
+    "group_e2e",
+    "quick_message",
   ];
   return {
     ...Object.fromEntries(other.map((key) => [key, [HOSTS.other]])),
@@ -92,16 +123,29 @@ export function addSessionRoutes(server: FakeServer, options: SessionRoutesOptio
   const { state } = options;
   server.route("GET", "/api/login/getLoginInfo", (ctx): FakeResponse => {
     const q = Object.fromEntries(ctx.query);
-    const signed = { zcid: q.zcid, zcid_ext: q.zcid_ext, enc_ver: q.enc_ver, params: q.params, type: q.type, client_version: q.client_version };
-    if (Object.values(signed).some((v) => v === undefined)) return json(400, { error_code: 400, error_message: "missing params" });
-    if (signKey("getlogininfo", signed as Record<string, string>) !== q.signkey) options.problem("getLoginInfo: wrong signkey");
+    const signed = {
+      zcid: q.zcid,
+      zcid_ext: q.zcid_ext,
+      enc_ver: q.enc_ver,
+      params: q.params,
+      type: q.type,
+      client_version: q.client_version,
+    };
+    if (Object.values(signed).some((v) => v === undefined))
+      return json(400, { error_code: 400, error_message: "missing params" });
+    if (signKey("getlogininfo", signed as Record<string, string>) !== q.signkey)
+      options.problem("getLoginInfo: wrong signkey");
     const key = loginKey(q.zcid as string, q.zcid_ext as string);
     let params: { imei?: string };
     try {
       params = JSON.parse(decryptAes(key, q.params as string));
     } catch {
       options.problem("getLoginInfo: params do not decrypt with the key of zcid/zcid_ext");
-      return json(200, { error_code: 0, error_message: "Successful.", data: encryptAes(key, JSON.stringify(SESSION_ENDED)) });
+      return json(200, {
+        error_code: 0,
+        error_message: "Successful.",
+        data: encryptAes(key, JSON.stringify(SESSION_ENDED)),
+      });
     }
     const session = sessionOf(state, ctx);
     let inner: unknown = SESSION_ENDED;
@@ -129,7 +173,8 @@ export function addSessionRoutes(server: FakeServer, options: SessionRoutesOptio
   server.route("GET", "/api/login/getServerInfo", (ctx): FakeResponse => {
     const q = Object.fromEntries(ctx.query);
     const signed = { imei: q.imei, type: q.type, client_version: q.client_version, computer_name: q.computer_name };
-    if (signKey("getserverinfo", signed as Record<string, string>) !== q.signkey) options.problem("getServerInfo: wrong signkey");
+    if (signKey("getserverinfo", signed as Record<string, string>) !== q.signkey)
+      options.problem("getServerInfo: wrong signkey");
     // "setttings": Zalo's own spelling, which zca-js reads first.
     return json(200, {
       error_code: 0,
@@ -171,7 +216,15 @@ export function addSessionRoutes(server: FakeServer, options: SessionRoutesOptio
           },
           keepalive: { alway_keepalive: 1, keepalive_duration: 60, time_deactive: 600 },
         },
-        extra_ver: { phonebook: 0, conv_label: "0", friend: "0", ver_sticker_giphy_suggest: 0, ver_giphy_cate: 0, alias: "0", block_friend: "0" },
+        extra_ver: {
+          phonebook: 0,
+          conv_label: "0",
+          friend: "0",
+          ver_sticker_giphy_suggest: 0,
+          ver_giphy_cate: 0,
+          alias: "0",
+          block_friend: "0",
+        },
       },
     });
   });

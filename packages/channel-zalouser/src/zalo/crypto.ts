@@ -38,6 +38,7 @@ export function loginKey(zcid: string, zcidExt: string): Buffer {
   const md5 = createHash("md5").update(zcidExt).digest("hex").toUpperCase();
   const even = (text: string) => [...text].filter((_, i) => i % 2 === 0);
   const odd = (text: string) => [...text].filter((_, i) => i % 2 === 1);
-  const key = even(md5).slice(0, 8).join("") + even(zcid).slice(0, 12).join("") + odd(zcid).reverse().slice(0, 12).join("");
+  const key =
+    even(md5).slice(0, 8).join("") + even(zcid).slice(0, 12).join("") + odd(zcid).reverse().slice(0, 12).join("");
   return Buffer.from(key, "utf8");
 }

@@ -18,7 +18,8 @@ export const sessionEnded = (error: unknown): boolean =>
 /** The reason of a fetch failure: undici hides it (`ECONNREFUSED …`) in `cause`. */
 function networkReason(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code && cause.message) return cause.message.includes(cause.code) ? cause.message : `${cause.code} ${cause.message}`;
+  if (cause?.code && cause.message)
+    return cause.message.includes(cause.code) ? cause.message : `${cause.code} ${cause.message}`;
   if ((error as Error).name === "TimeoutError") return "no answer in time";
   return cause?.message ?? (error as Error).message ?? String(error);
 }
@@ -41,10 +42,16 @@ export function toChorusError(error: unknown, facts: CallFacts, operation: strin
     });
   }
   if (typeof code === "number" && SESSION_ENDED_CODES.includes(code)) {
-    return new PlatformHttpError("E_AUTH", `Zalo ended the session (${operation}): ${said}`, facts.status ?? 200, String(code), {
-      hint: LOGIN_HINT,
-      details: { sessionEnded: true },
-    });
+    return new PlatformHttpError(
+      "E_AUTH",
+      `Zalo ended the session (${operation}): ${said}`,
+      facts.status ?? 200,
+      String(code),
+      {
+        hint: LOGIN_HINT,
+        details: { sessionEnded: true },
+      },
+    );
   }
   if (facts.networkError !== undefined) {
     return new ChorusError("E_PLATFORM", `Zalo unreachable (${operation}): ${networkReason(facts.networkError)}`, {
@@ -57,15 +64,23 @@ export function toChorusError(error: unknown, facts: CallFacts, operation: strin
   if (status === 429) {
     return new RateLimitedError(`Zalo asked to slow down (${operation})`, facts.retryAfterMs ?? 1_000);
   }
-  if (status >= 500) return new PlatformHttpError("E_PLATFORM", `Zalo failed to ${operation} (HTTP ${status})`, status, undefined);
+  if (status >= 500)
+    return new PlatformHttpError("E_PLATFORM", `Zalo failed to ${operation} (HTTP ${status})`, status, undefined);
   if (status === 401 || status === 403) {
-    return new PlatformHttpError("E_AUTH", `Zalo refused to ${operation} (HTTP ${status})`, status, undefined, { hint: LOGIN_HINT });
+    return new PlatformHttpError("E_AUTH", `Zalo refused to ${operation} (HTTP ${status})`, status, undefined, {
+      hint: LOGIN_HINT,
+    });
   }
   if (status >= 400) {
-    return new PlatformHttpError("E_PLATFORM", `Zalo refused to ${operation} (HTTP ${status})`, status, undefined, { retryable: false });
+    return new PlatformHttpError("E_PLATFORM", `Zalo refused to ${operation} (HTTP ${status})`, status, undefined, {
+      retryable: false,
+    });
   }
   if (error instanceof SyntaxError || /parse response/i.test(said)) {
-    return new ChorusError("E_PLATFORM", `Zalo sent an unreadable answer (${operation})`, { retryable: false, cause: error });
+    return new ChorusError("E_PLATFORM", `Zalo sent an unreadable answer (${operation})`, {
+      retryable: false,
+      cause: error,
+    });
   }
   const platformCode = typeof code === "number" ? String(code) : undefined;
   const detail = platformCode ? ` (error ${platformCode})` : "";
@@ -89,7 +104,10 @@ export interface ZaloCallOptions {
  * network failure retried with backoff; a send is not repeated after a failure that may have
  * reached Zalo) and returns its result with the facts of the attempt that succeeded.
  */
-export async function zaloCall<T>(call: () => Promise<T>, options: ZaloCallOptions): Promise<{ result: T; facts: CallFacts }> {
+export async function zaloCall<T>(
+  call: () => Promise<T>,
+  options: ZaloCallOptions,
+): Promise<{ result: T; facts: CallFacts }> {
   for (let attempt = 0; ; attempt++) {
     const outcome = await observed(call);
     if (outcome.error === undefined) return { result: outcome.result as T, facts: outcome.facts };
