@@ -1,10 +1,10 @@
 import { abortableDelay, backoffDelay, Reconnect, type Redactor } from "@chorus/channel-kit";
 import { type ChannelStatus, type ChannelStore, isChorusError, type Logger } from "@chorus/core";
-import { type API, CloseReason, type GroupMessage, type Reaction, type UserMessage, Zalo } from "zca-js";
+import { type API, CloseReason, type GroupMessage, type Reaction, type UserMessage } from "zca-js";
 import type { ZalouserConfig } from "./config.js";
 import { readSession, sessionSecrets, writeSession, type ZaloSession } from "./session.js";
+import { createZalo } from "./zalo/client.js";
 import { LOGIN_HINT, sessionEnded, zaloCall } from "./zalo/errors.js";
-import { createZaloFetch } from "./zalo/transport.js";
 
 /** What the connection hands on from the listener. */
 export interface ListenerSink {
@@ -178,16 +178,7 @@ export class ZaloConnection {
 
   async #login(session: ZaloSession): Promise<ZaloLink> {
     const { config, redactor } = this.deps;
-    const zalo = new Zalo({
-      checkUpdate: false,
-      logging: false,
-      selfListen: false,
-      polyfill: createZaloFetch({
-        ...(config.apiBase ? { apiBase: config.apiBase } : {}),
-        timeoutMs: config.timeoutMs,
-        signal: this.#abort.signal,
-      }),
-    });
+    const zalo = createZalo({ apiBase: config.apiBase, timeoutMs: config.timeoutMs, signal: this.#abort.signal });
     const { result: api } = await zaloCall(
       () =>
         zalo.login({

@@ -55,6 +55,13 @@ function read<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   throw new ChorusError("E_INVALID_INPUT", `unreadable ${what}: ${problems.join("; ")}`);
 }
 
+/** A conversation as the events carry it: a group with what group info says, a person with their name. */
+function conversationOf(threadId: string, group: boolean, dName: string | undefined, facts: GroupFacts | undefined) {
+  return group
+    ? { id: threadId, kind: "group" as const, ...(facts ? { title: facts.name, members: facts.members } : {}) }
+    : { id: threadId, kind: "direct" as const, ...(dName ? { title: dName } : {}) };
+}
+
 /** The text of a message: text as it is; for other kinds (photo, sticker, link) their title, else the kind. */
 function textOf(content: string | Record<string, unknown>, msgType: string): string {
   if (typeof content === "string") return content;
@@ -85,10 +92,7 @@ export function normalizeMessage(
     type: "message",
     // Zalo's global message id: a redelivered message carries the same one.
     eventId: `msg:${data.msgId}`,
-    conversation:
-      kind === "group"
-        ? { id: threadId, kind: "group", ...(group ? { title: group.name, members: group.members } : {}) }
-        : { id: threadId, kind: "direct", ...(data.dName ? { title: data.dName } : {}) },
+    conversation: conversationOf(threadId, kind === "group", data.dName, group),
     sender,
     text,
     // `-1` is @all: neither the bot named nor another person.
@@ -138,9 +142,7 @@ export function normalizeReaction(
   return {
     type: "reaction",
     eventId: `react:${data.msgId}`,
-    conversation: isGroup
-      ? { id: threadId, kind: "group", ...(group ? { title: group.name, members: group.members } : {}) }
-      : { id: threadId, kind: "direct", ...(data.dName ? { title: data.dName } : {}) },
+    conversation: conversationOf(threadId, isGroup, data.dName, group),
     target: mintRef(scope, {
       conversationId: threadId,
       messageId: target.gMsgID,

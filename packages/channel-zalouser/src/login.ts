@@ -2,12 +2,13 @@ import { join } from "node:path";
 import { Redactor } from "@chorus/channel-kit";
 import { writeFileAtomic } from "@chorus/channel-kit/state";
 import { type ChannelLoginContext, type ChannelLoginResult, ChorusError, isChorusError } from "@chorus/core";
-import { LoginQRCallbackEventType, Zalo } from "zca-js";
+import { LoginQRCallbackEventType } from "zca-js";
 import type { ZalouserConfig } from "./config.js";
 import { readQrPng } from "./qr-image.js";
 import { writeSession, type ZaloSession } from "./session.js";
+import { createZalo } from "./zalo/client.js";
 import { toChorusError } from "./zalo/errors.js";
-import { createZaloFetch, observed } from "./zalo/transport.js";
+import { observed } from "./zalo/transport.js";
 
 /** Where the QR code of a login is saved, in the account's state directory. */
 export const QR_FILE = "login-qr.png";
@@ -31,17 +32,9 @@ export async function loginWithQr(ctx: ChannelLoginContext<ZalouserConfig>): Pro
   const { config } = ctx;
   const redactor = new Redactor();
   const logger = redactor.logger(ctx.logger);
-  const zalo = new Zalo({
-    checkUpdate: false,
-    logging: false,
-    selfListen: false,
-    polyfill: createZaloFetch({
-      ...(config.apiBase ? { apiBase: config.apiBase } : {}),
-      // Zalo holds the waiting-scan request open while nobody scans: give it the QR code's lifetime.
-      timeoutMs: Math.max(config.timeoutMs, config.qrTimeoutMs),
-      signal: ctx.signal,
-    }),
-  });
+  // Zalo holds the waiting-scan request open while nobody scans: give it the QR code's lifetime.
+  const timeoutMs = Math.max(config.timeoutMs, config.qrTimeoutMs);
+  const zalo = createZalo({ apiBase: config.apiBase, timeoutMs, signal: ctx.signal });
   let ending: Ending | undefined;
   let abort: (() => unknown) | undefined;
   let timer: NodeJS.Timeout | undefined;
