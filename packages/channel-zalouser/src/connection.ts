@@ -75,7 +75,13 @@ export class ZaloConnection {
       this.deps.logger.error({ err: error }, `zalouser: the connection loop ended: ${String(error)}`);
       this.#status = { state: "degraded", detail: `connection loop ended: ${String(error)}` };
     });
-    await Promise.race([first, abortableDelay(this.deps.config.connectTimeoutMs, this.#abort.signal)]);
+    const waited = new AbortController();
+    const stopWaiting = () => waited.abort();
+    this.#abort.signal.addEventListener("abort", stopWaiting, { once: true });
+    await Promise.race([first, abortableDelay(this.deps.config.connectTimeoutMs, waited.signal)]);
+    // The timer never outlives start(): a gateway that stops at once is not held up by it.
+    waited.abort();
+    this.#abort.signal.removeEventListener("abort", stopWaiting);
   }
 
   async stop(): Promise<void> {

@@ -23,7 +23,6 @@ import { normalizeMessage, normalizeReaction } from "./inbound.js";
 import { loginWithQr } from "./login.js";
 import { createOutbound, MAX_TEXT_LENGTH, type ZaloCaller } from "./outbound.js";
 import { createReactions } from "./reactions.js";
-import { handleOf } from "./refs.js";
 import { type GroupInfoAnswer, Threads } from "./threads.js";
 import { zaloVocabulary } from "./vocabulary.js";
 import { LOGIN_HINT, zaloCall } from "./zalo/errors.js";
@@ -182,4 +181,3 @@ function createZalouserInstance(ctx: ChannelContext<ZalouserConfig>): ChannelIns
 
 export type { ZalouserConfig } from "./config.js";
 export { readSession, SESSION_KEY, writeSession, type ZaloSession } from "./session.js";
-export { handleOf };
