@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { closedPort, outage } from "../fake-server/index.js";
 import { createMemoryChannel, createMemoryPlatform, type MemoryConfig } from "../memory/index.js";
 import { describeChannelContract } from "../vitest.js";
-import { runChannelContract } from "./run.js";
+import { openContractSession, runChannelContract } from "./run.js";
 import type { ChannelContractFixture } from "./types.js";
 
 const CANARY = "canary-memory-token-7f3a9c";
@@ -159,4 +159,28 @@ describe("the channel contract catches plugins that break its rules", () => {
     ]);
     expect(failed[0]?.message).toContain("unhandled rejection: Error: contract-probe: the socket closed");
   }, 120_000);
+});
+
+describe("linkAccount", () => {
+  it("writes a linked account's credentials into the store before the instance starts", async () => {
+    const seen: unknown[] = [];
+    const plugin = variant((instance, ctx) => ({
+      ...instance,
+      async start() {
+        seen.push(await ctx.store.get("session"));
+        await instance.start();
+      },
+    }));
+    const session = await openContractSession({
+      plugin,
+      setup: async () => ({ ...(await memoryFixture()), linkAccount: (store) => store.set("session", "linked") }),
+    });
+    try {
+      expect(seen).toEqual(["linked"]);
+      await session.harness.restart();
+      expect(seen).toEqual(["linked", "linked"]);
+    } finally {
+      await session.close();
+    }
+  });
 });

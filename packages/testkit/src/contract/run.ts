@@ -1,3 +1,4 @@
+import { MemoryStore } from "@chorus/channel-kit/state";
 import { type ChannelPlugin, isChorusError } from "@chorus/core";
 import { type RunningChannel, startChannel } from "../context.js";
 import { CONTRACT_CASES, type ContractCase } from "./cases.js";
@@ -46,8 +47,12 @@ export async function openContractSession<T, F extends ContractFixture = Contrac
   const fixture = await options.setup();
   let running: RunningChannel;
   try {
+    // A linked account's credentials are in the store before the instance starts.
+    const store = fixture.linkAccount ? new MemoryStore() : undefined;
+    if (store) await fixture.linkAccount?.(store);
     running = await startChannel(options.plugin, {
       config: fixture.config,
+      ...(store ? { store } : {}),
       ...(options.accountId ? { accountId: options.accountId } : {}),
       ...(options.stateDir ? { stateDir: options.stateDir } : {}),
     });

@@ -34,13 +34,16 @@ export const SECRET_CASES: readonly ContractCase<ChannelHarness>[] = [
       const logs = new LogRecorder();
       let probe: RunningChannel | undefined;
       let failure: unknown;
+      // A linked channel gets its credentials, so the probe really tries them against nothing.
+      const store = new MemoryStore();
+      await h.fixture.linkAccount?.(store);
       try {
         probe = await h.within(
           "starting against an unreachable platform",
           startChannel(h.plugin, {
             // In process nothing is unreachable: the same probe with the fixture's own config.
             config: unreachable ? unreachable() : h.fixture.config,
-            store: new MemoryStore(),
+            store,
             logger: logs.logger,
           }),
         );

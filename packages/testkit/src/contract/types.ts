@@ -1,10 +1,16 @@
-import type { ChannelInstance, ChannelPlugin, ConversationAddress, MessageRef } from "@chorus/core";
+import type { ChannelInstance, ChannelPlugin, ChannelStore, ConversationAddress, MessageRef } from "@chorus/core";
 import type { PlatformFault } from "../fake-server/faults.js";
 
 /** One running fake platform, prepared for the reaction contract by the plugin's author. */
 export interface ContractFixture {
   /** The `channels.<id>` block that points the plugin at this fake (validated by its schema). */
   config: unknown;
+  /**
+   * For a channel whose credentials come from linking (`chorus channels login`) and live in its
+   * store: writes what a finished login stores into `store`, before each instance of the run
+   * (and the unreachable-platform probe) starts on it.
+   */
+  linkAccount?(store: ChannelStore): void | Promise<void>;
   /** A conversation the bot may write and react in. */
   conversation: ConversationAddress;
   /** A fresh message the bot may react to; by default the bot sends one with `instance.send`. */

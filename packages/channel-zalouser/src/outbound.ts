@@ -1,0 +1,144 @@
+import type { BoundedMap } from "@chorus/channel-kit";
+import { type ChannelInstance, ChorusError, type MessageRef, type RefScope, splitText } from "@chorus/core";
+import { type API, ThreadType } from "zca-js";
+import { handleOf, messageRef, type ThreadKind } from "./refs.js";
+import type { Threads } from "./threads.js";
+import { decryptAes, sessionKey } from "./zalo/crypto.js";
+import type { CallFacts } from "./zalo/transport.js";
+
+/**
+ * The longest text the channel puts in one Zalo message. Zalo documents no limit for the web
+ * protocol; its apps cut long pastes into parts of this size, so longer replies are split here.
+ */
+export const MAX_TEXT_LENGTH = 2000;
+
+/** Runs one zca-js call on the logged-in API with the kit's retry rules. */
+export type ZaloCaller = <T>(
+  operation: string,
+  call: (api: API) => Promise<T>,
+  idempotent: boolean,
+) => Promise<{ result: T; facts: CallFacts; api: API }>;
+
+const threadType = (kind: ThreadKind) => (kind === "group" ? ThreadType.Group : ThreadType.User);
+
+/** `text` with an `@Name` for each mentioned id (added in front when the text lacks it), and where each one is. */
+export function placeMentions(
+  text: string,
+  uids: readonly string[],
+  names: ReadonlyMap<string, string>,
+): { text: string; mentions: { pos: number; len: number; uid: string }[] } {
+  const tags = uids.map((uid) => ({ uid, tag: `@${names.get(uid) ?? uid}` }));
+  const missing = tags.filter(({ tag }) => !text.includes(tag)).map(({ tag }) => tag);
+  const full = missing.length > 0 ? `${missing.join(" ")} ${text}` : text;
+  return { text: full, mentions: tags.map(({ uid, tag }) => ({ pos: full.indexOf(tag), len: tag.length, uid })) };
+}
+
+/** The client id zca-js gave a message it sent: it is in the encrypted params only. */
+function clientIdOf(facts: CallFacts, api: API): string {
+  const params = facts.sentParams.at(-1);
+  const secretKey = api.getContext().secretKey;
+  if (!params || !secretKey) throw new ChorusError("E_PLATFORM", "the sent message's client id is unknown");
+  const { clientId } = JSON.parse(decryptAes(sessionKey(secretKey), params)) as { clientId?: unknown };
+  if (clientId === undefined) throw new ChorusError("E_PLATFORM", "the sent message carries no client id");
+  return String(clientId);
+}
+
+/** Sending, typing and finding a message again: everything the bot does that is not a reaction. */
+export function createOutbound(deps: {
+  call: ZaloCaller;
+  threads: Threads;
+  scope: () => RefScope;
+  /** Refs minted by this instance (inbound and sent), by message id, for `resolveMessageRef`. */
+  known: BoundedMap<string, MessageRef>;
+}): Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef"> {
+  const { call, threads, known } = deps;
+  return {
+    async send(conversation, message) {
+      const scope = deps.scope();
+      const kind = await threads.kind(conversation.id);
+      const quoted = message.replyTo ? handleOf(message.replyTo) : undefined;
+      const names = new Map<string, string>();
+      if (kind === "group" && message.mentions?.length) {
+        for (const member of (await threads.group(conversation.id))?.members ?? []) {
+          if (member.name) names.set(member.id, member.name);
+        }
+      }
+      const refs: MessageRef[] = [];
+      for (const part of splitText(message.text, MAX_TEXT_LENGTH)) {
+        // Only the first part quotes and mentions; the rest continue it.
+        const lead = refs.length === 0;
+        const placed =
+          lead && kind === "group" && message.mentions?.length
+            ? placeMentions(part, message.mentions, names)
+            : { text: part, mentions: [] };
+        const quote =
+          lead && quoted
+            ? {
+                content: quoted.text,
+                msgType: quoted.msgType,
+                propertyExt: undefined,
+                uidFrom: quoted.uidFrom,
+                msgId: quoted.msgId,
+                cliMsgId: quoted.cliMsgId,
+                ts: quoted.ts,
+                ttl: quoted.ttl,
+              }
+            : undefined;
+        const ts = String(Date.now());
+        const { result, facts, api } = await call(
+          `send a message to ${conversation.id}`,
+          (zalo) =>
+            zalo.sendMessage(
+              {
+                msg: placed.text,
+                ...(placed.mentions.length > 0 && { mentions: placed.mentions }),
+                ...(quote && { quote }),
+              },
+              conversation.id,
+              threadType(kind),
+            ),
+          false,
+        );
+        const msgId = result.message?.msgId;
+        if (msgId === undefined) throw new ChorusError("E_PLATFORM", "Zalo accepted the message but returned no msgId");
+        const ref = messageRef(scope, {
+          msgId: String(msgId),
+          cliMsgId: clientIdOf(facts, api),
+          threadId: conversation.id,
+          threadKind: kind,
+          uidFrom: scope.botId,
+          ts,
+          msgType: "webchat",
+          text: placed.text,
+          ttl: 0,
+        });
+        known.set(ref.messageId, ref);
+        refs.push(ref);
+      }
+      return refs[0] as MessageRef;
+    },
+    async setTyping(conversation, on) {
+      // Zalo's typing event shows for a few seconds and has no "stopped": nothing to send for off.
+      if (!on) return;
+      const kind = await threads.kind(conversation.id);
+      await call(
+        `show typing in ${conversation.id}`,
+        (zalo) => zalo.sendTypingEvent(conversation.id, threadType(kind)),
+        true,
+      );
+    },
+    async resolveMessageRef(conversation, messageId) {
+      const ref = known.get(messageId);
+      if (!ref || ref.conversationId !== conversation.id) {
+        throw new ChorusError(
+          "E_MESSAGE_NOT_FOUND",
+          `message ${messageId} is unknown in conversation ${conversation.id}`,
+          {
+            hint: "Zalo cannot look a message up by id: react to one the gateway received or sent.",
+          },
+        );
+      }
+      return ref;
+    },
+  };
+}
