@@ -3,10 +3,10 @@ import { FakeSignal } from "@chorus/channel-signal/testing";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
+import type { LoginProcess } from "../support/channel-login.js";
+import { startChannelLogin } from "../support/channel-login.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { makeHome } from "../support/loading-cli.js";
-import { startSignalLogin } from "../support/signal-login.js";
-import type { LoginProcess } from "../support/whatsapp-login.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-signal", import.meta.url));
 const QR = /^QR code: (sgnl:\/\/linkdevice\?\S+)$/m;
@@ -20,7 +20,7 @@ describe("linking Signal with `chorus channels login signal`, then starting the 
   let gateway: GatewayProcess | undefined;
   const logins: LoginProcess[] = [];
   const login = (args: string[] = []) => {
-    const started = startSignalLogin(home, args);
+    const started = startChannelLogin("signal", home, args);
     logins.push(started);
     return started;
   };

@@ -5,9 +5,9 @@ import { createFakeWhatsApp, type FakeWhatsApp } from "@chorus/channel-whatsapp/
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
+import { type LoginProcess, startChannelLogin } from "../support/channel-login.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { makeHome } from "../support/loading-cli.js";
-import { type LoginProcess, startWhatsAppLogin } from "../support/whatsapp-login.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-whatsapp", import.meta.url));
 /** Real key generation and Signal sessions on a shared 2-core machine: be patient. */
@@ -70,7 +70,7 @@ describe("linking WhatsApp with `chorus channels login whatsapp`, then starting 
   });
 
   it("shows the QR code as a string; once the phone scans it, prints the linked number and exits 0", async () => {
-    const login = startWhatsAppLogin(home);
+    const login = startChannelLogin("whatsapp", home);
     logins.push(login);
     const [, qr] = await login.waitForOutput(/^QR code: (\S+)$/m);
     expect(qr).toMatch(/^https:\/\/wa\.me\/settings\/linked_devices#2@/);
@@ -91,7 +91,7 @@ describe("linking WhatsApp with `chorus channels login whatsapp`, then starting 
   }, 60_000);
 
   it("--account work --phone prints a pairing code; typing it on the phone links that account", async () => {
-    const login = startWhatsAppLogin(home, ["--account", "work", "--phone", "+1 555 000 2000"]);
+    const login = startChannelLogin("whatsapp", home, ["--account", "work", "--phone", "+1 555 000 2000"]);
     logins.push(login);
     const [, shown] = await login.waitForOutput(/^Your pairing code: (\S+)$/m);
     expect(shown).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFakeZalo, type FakeZalo } from "@chorus/channel-zalouser/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LoginProcess, startChannelLogin } from "../support/channel-login.js";
 import { removeHome } from "../support/gateway-process.js";
 import { makeHome } from "../support/loading-cli.js";
-import { type LoginProcess, startZalouserLogin } from "../support/zalouser-login.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-zalouser", import.meta.url));
 /** The bytes every PNG starts with. */
@@ -32,7 +32,7 @@ describe("`chorus channels login zalouser` when the QR code is not confirmed", (
   });
 
   const start = async () => {
-    const login = startZalouserLogin(home);
+    const login = startChannelLogin("zalouser", home);
     logins.push(login);
     const [, qr] = await login.waitForOutput(/^QR code: (\S+)$/m);
     return { login, qr: qr as string };

@@ -3,8 +3,8 @@ import { createFakeZalo, type FakeZalo } from "@chorus/channel-zalouser/testing"
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
+import { type LoginProcess, startChannelLogin } from "../support/channel-login.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
-import { type LoginProcess, startZalouserLogin } from "../support/zalouser-login.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-zalouser", import.meta.url));
 const ANN = { id: "3087412365498712001", name: "Ann Nguyen" };
@@ -62,7 +62,7 @@ describe("Zalo Personal through the real gateway: linked by `chorus channels log
   });
 
   it("the login shows the QR code, saves it as a PNG, and after the scan and the confirmation stores the session", async () => {
-    const login = startZalouserLogin(gateway.home);
+    const login = startChannelLogin("zalouser", gateway.home);
     logins.push(login);
     const [, qr] = await login.waitForOutput(/^QR code: (\S+)$/m);
     // The text read out of the PNG Zalo sent is what the fake encoded in it.

@@ -3,7 +3,7 @@ import { waitFor } from "@chorus/testkit";
 import { CLI } from "./gateway-process.js";
 import { cliEnv } from "./loading-cli.js";
 
-/** A `chorus channels login zalouser …` process that is still running: the person at the terminal reads it. */
+/** A `chorus channels login <channel> …` process that is still running: the person at the terminal reads it. */
 export interface LoginProcess {
   /** Everything it printed so far (stdout + stderr). */
   output(): string;
@@ -16,11 +16,11 @@ export interface LoginProcess {
 }
 
 /**
- * Starts `chorus channels login zalouser <args>` on `home` with stdout piped, so the QR code is
- * printed as its raw string (`QR code: …`) a test hands to the fake Zalo as the phone would.
+ * Starts `chorus channels login <channel> <args>` on `home` with stdout piped, so a QR code is
+ * printed as its raw string (`QR code: …`) and a pairing code as text.
  */
-export function startZalouserLogin(home: string, args: readonly string[] = []): LoginProcess {
-  const child = spawn(process.execPath, [CLI, "channels", "login", "zalouser", ...args], {
+export function startChannelLogin(channel: string, home: string, args: readonly string[] = []): LoginProcess {
+  const child = spawn(process.execPath, [CLI, "channels", "login", channel, ...args], {
     cwd: home,
     env: cliEnv(home),
     stdio: ["ignore", "pipe", "pipe"],
@@ -47,7 +47,7 @@ export function startZalouserLogin(home: string, args: readonly string[] = []): 
       };
       return waitFor(seen, {
         timeoutMs,
-        message: `${pattern} in the output of chorus channels login zalouser ${args.join(" ")}`,
+        message: `${pattern} in the output of chorus channels login ${channel} ${args.join(" ")}`,
       }).catch((error: Error) => {
         throw new Error(`${error.message}; it printed:\n${output}`);
       });
