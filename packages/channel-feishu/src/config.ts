@@ -10,6 +10,12 @@ export const FEISHU_DOMAINS = {
 /** The SDK's long connection refuses any other app id shape, so the config does too, with a clearer message. */
 const APP_ID = /^cli_[0-9a-f]{16}$/i;
 
+const DOMAIN_ERROR = 'domain must be "feishu", "lark" or an http(s) URL of the Open API';
+
+function isHttpUrl(value: string): boolean {
+  return URL.canParse(value) && /^https?:$/u.test(new URL(value).protocol);
+}
+
 /** `channels.feishu`, or one app under `channels.feishu.accounts.<name>`: the gateway picks the account. */
 export const feishuConfigSchema = z
   .object({
@@ -21,9 +27,8 @@ export const feishuConfigSchema = z
       .min(1, "appSecret is required"),
     /** `feishu` (open.feishu.cn), `lark` (open.larksuite.com) or the URL of another Open API (a private deployment, a fake). */
     domain: z
-      .union([z.enum(["feishu", "lark"]), z.url({ protocol: /^https?$/ })], {
-        error: 'domain must be "feishu", "lark" or an http(s) URL of the Open API',
-      })
+      .string({ error: DOMAIN_ERROR })
+      .refine((domain) => domain in FEISHU_DOMAINS || isHttpUrl(domain), DOMAIN_ERROR)
       .default("feishu"),
     /** How events arrive: the SDK's long connection (no public URL needed) or webhooks to the gateway. */
     mode: z.enum(["websocket", "webhook"], { error: 'mode must be "websocket" or "webhook"' }).default("websocket"),

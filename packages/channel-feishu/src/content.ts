@@ -119,7 +119,8 @@ function parse(content: string, what: string): Record<string, unknown> {
   } catch {
     throw unreadable(`${what} content is not JSON`);
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw unreadable(`${what} content is not an object`);
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw unreadable(`${what} content is not an object`);
   return body as Record<string, unknown>;
 }
 

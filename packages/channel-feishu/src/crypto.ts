@@ -23,7 +23,9 @@ export function decryptEvent(encryptKey: string, encrypted: string): string {
 
 /** `X-Lark-Signature`: the hex SHA-256 of timestamp + nonce + Encrypt Key + the raw body bytes. */
 export function eventSignature(timestamp: string, nonce: string, encryptKey: string, body: Buffer): string {
-  return createHash("sha256").update(Buffer.concat([Buffer.from(timestamp + nonce + encryptKey), body])).digest("hex");
+  return createHash("sha256")
+    .update(Buffer.concat([Buffer.from(timestamp + nonce + encryptKey), body]))
+    .digest("hex");
 }
 
 /** Why a delivery's signature headers are not Feishu's, or undefined when they are. */
@@ -33,5 +35,7 @@ export function signatureProblem(headers: Headers, encryptKey: string, body: Buf
   const signature = headers.get("x-lark-signature");
   if (!timestamp || !nonce || !signature) return "missing X-Lark-Request-Timestamp, -Nonce or X-Lark-Signature";
   // Constant time: `===` would leak, byte by byte, how much of a guess was right.
-  return safeEqual(eventSignature(timestamp, nonce, encryptKey, body), signature) ? undefined : "signature does not match";
+  return safeEqual(eventSignature(timestamp, nonce, encryptKey, body), signature)
+    ? undefined
+    : "signature does not match";
 }

@@ -26,7 +26,8 @@ export interface DispatchTarget {
  * could not be looked up) throws, so Feishu delivers it again.
  */
 export function createDispatcher(target: DispatchTarget, sdkLog: SdkLogger): lark.EventDispatcher {
-  const handle = (type: string, normalize: (data: unknown, ctx: InboundContext) => Promise<InboundEvent | undefined>) =>
+  const handle =
+    (type: string, normalize: (data: unknown, ctx: InboundContext) => Promise<InboundEvent | undefined>) =>
     async (data: unknown) => {
       const ctx = target.context();
       if (!ctx) throw new Error(`feishu: ${type} arrived while the channel is not running`);
@@ -39,7 +40,10 @@ export function createDispatcher(target: DispatchTarget, sdkLog: SdkLogger): lar
           target.logger.warn({ problem, eventType: type }, `feishu: skipped an event it cannot read: ${problem}`);
           return;
         }
-        target.logger.warn({ problem, eventType: type }, `feishu: could not handle ${type}, Feishu delivers it again: ${problem}`);
+        target.logger.warn(
+          { problem, eventType: type },
+          `feishu: could not handle ${type}, Feishu delivers it again: ${problem}`,
+        );
         throw error;
       }
     };

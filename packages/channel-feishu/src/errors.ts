@@ -71,7 +71,8 @@ const NOT_IN_CHAT_CODES = new Set<number>([
 export const HINTS = {
   credentials: "Check channels.feishu.appId and appSecret (developer console → Credentials & Basic Info).",
   scope: "Add the missing permission scope in the developer console (Permissions & Scopes) and publish a new version.",
-  notInChat: "Add the bot to the chat (chat settings → Group bots → Add bot), or add the user to the app's availability.",
+  notInChat:
+    "Add the bot to the chat (chat settings → Group bots → Add bot), or add the user to the app's availability.",
 } as const;
 
 /** A Feishu envelope: `code` 0 is success. */

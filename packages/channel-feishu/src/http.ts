@@ -77,7 +77,10 @@ export function sdkHttpInstance(client: HttpClient, baseUrl: string): SdkHttpIns
     const method = (opts.method ?? "GET").toUpperCase() as HttpMethod;
     const url = new URL(opts.url ?? "/", `${baseUrl}/`);
     if (`${url.origin}${url.pathname}`.startsWith(baseUrl) === false) {
-      throw new ChorusError("E_INVALID_INPUT", `Feishu: refusing a request outside the configured domain (${url.origin})`);
+      throw new ChorusError(
+        "E_INVALID_INPUT",
+        `Feishu: refusing a request outside the configured domain (${url.origin})`,
+      );
     }
     const query = serializeParams(url.searchParams, opts.params);
     const path = url.pathname.slice(new URL(baseUrl).pathname.replace(/\/$/u, "").length) + (query ? `?${query}` : "");

@@ -119,7 +119,7 @@ export async function normalizeReaction(
     emoji: emojiOfType(event.reaction_type.emoji_type),
     action,
     actor: { id: actorId, ...(name ? { name } : {}), ...(byApp ? { isBot: true } : {}) },
-    timestamp: Number(event.action_time) || Date.now(),
+    timestamp: millis(event.action_time),
   };
 }
 
@@ -136,6 +136,13 @@ async function replyContext(parentId: string, ctx: InboundContext): Promise<Repl
   } catch {
     return { messageId: parentId, fromBot: false };
   }
+}
+
+/** Feishu's times are strings of milliseconds (some older examples give seconds); now when absent. */
+function millis(value: string | undefined): number {
+  const time = Number(value);
+  if (!Number.isFinite(time) || time <= 0) return Date.now();
+  return time < 1e12 ? time * 1000 : time;
 }
 
 function read<T>(schema: z.ZodType<T>, value: unknown, what: string): T {

@@ -18,8 +18,8 @@ import {
 } from "@chorus/core";
 import { FeishuApi } from "./api.js";
 import { FEISHU_SECRET_KEYS, type FeishuConfig, feishuConfigSchema, openApiBase } from "./config.js";
-import { createDispatcher } from "./dispatcher.js";
 import { FeishuDirectory } from "./directory.js";
+import { createDispatcher } from "./dispatcher.js";
 import { createFeishuHttpClient, sdkHttpInstance } from "./http.js";
 import type { InboundContext } from "./inbound.js";
 import { LongConnection } from "./long-connection.js";
@@ -139,7 +139,8 @@ function createFeishuInstance(ctx: ChannelContext<FeishuConfig>): ChannelInstanc
         status = { state: "degraded", detail: reason.message };
         throw reason;
       }
-      const via = config.mode === "websocket" ? "long connection" : `webhook ${ctx.http.url(webhookPath(ctx.accountId))}`;
+      const via =
+        config.mode === "websocket" ? "long connection" : `webhook ${ctx.http.url(webhookPath(ctx.accountId))}`;
       status = { state: "running", detail: `connected as ${bot.app_name} (${via})` };
     },
     async stop() {
@@ -151,7 +152,8 @@ function createFeishuInstance(ctx: ChannelContext<FeishuConfig>): ChannelInstanc
     ...createReactions(api, config.appId),
     status() {
       if (status.state !== "running") return redactor.status(status);
-      const degraded = connection?.status() ?? (unreachable ? { state: "degraded" as const, detail: unreachable } : undefined);
+      const degraded =
+        connection?.status() ?? (unreachable ? { state: "degraded" as const, detail: unreachable } : undefined);
       return redactor.status(degraded ?? status);
     },
     identity: () => (bot ? { id: bot.open_id, name: bot.app_name, isBot: true } : undefined),

@@ -1,5 +1,5 @@
 import { abortableDelay, Reconnect } from "@chorus/channel-kit";
-import { ChorusError, type ChannelStatus } from "@chorus/core";
+import { type ChannelStatus, ChorusError } from "@chorus/core";
 import * as lark from "@larksuiteoapi/node-sdk";
 import type { SdkHttpInstance } from "./http.js";
 import type { SdkLogger } from "./sdk-logger.js";

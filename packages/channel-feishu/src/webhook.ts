@@ -38,7 +38,8 @@ export function createWebhookHandler(
     try {
       delivery = parseObject(raw.toString("utf8"));
       if (typeof delivery.encrypt === "string") {
-        if (config.encryptKey === undefined) return refuse("an encrypted delivery arrived but no encryptKey is configured");
+        if (config.encryptKey === undefined)
+          return refuse("an encrypted delivery arrived but no encryptKey is configured");
         delivery = parseObject(decryptEvent(config.encryptKey, delivery.encrypt));
       }
     } catch (error) {
@@ -70,7 +71,9 @@ export function createWebhookHandler(
 }
 
 function tokenMatches(token: unknown, config: FeishuConfig): boolean {
-  return typeof token === "string" && config.verificationToken !== undefined && safeEqual(token, config.verificationToken);
+  return (
+    typeof token === "string" && config.verificationToken !== undefined && safeEqual(token, config.verificationToken)
+  );
 }
 
 function parseObject(text: string): Delivery {

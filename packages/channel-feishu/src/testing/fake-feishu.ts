@@ -1,7 +1,7 @@
 import { createFakeServer, type FakeServer, outage, type PlatformFault } from "@chorus/testkit";
 import { type FakeFeishuEvents as Events, FakeFeishuEvents } from "./fake-events.js";
 import { FakeIm } from "./fake-im.js";
-import { type ClientConfig, FEISHU_CLIENT_CONFIG, FakeLongConnection } from "./fake-long-connection.js";
+import { type ClientConfig, FakeLongConnection, FEISHU_CLIENT_CONFIG } from "./fake-long-connection.js";
 import { registerOpenApi } from "./fake-open-api.js";
 import { type FakeChat, FakeFeishuState, type FakeMessage, type FakeUser } from "./fake-state.js";
 import { FakeTokens } from "./fake-tokens.js";
@@ -20,6 +20,8 @@ export interface FakeFeishuOptions {
   delivery?: "websocket" | "webhook";
   /** What the endpoint tells the SDK about pings and reconnects; Feishu's own values by default. */
   clientConfig?: Partial<ClientConfig>;
+  /** An event the client did not acknowledge within this long is delivered again (default 3000, as Feishu). */
+  ackTimeoutMs?: number;
   /** Long events are split over frames of this size (default 64 KiB). */
   maxFramePayloadBytes?: number;
   /** Lifetime of a tenant token (default 7200 s, as Feishu). */
@@ -96,6 +98,7 @@ export function createFakeFeishu(options: FakeFeishuOptions = {}): FakeFeishu {
     clientConfig: { ...FEISHU_CLIENT_CONFIG, ...options.clientConfig },
     maxFramePayloadBytes: options.maxFramePayloadBytes ?? 64 * 1024,
     redeliverAfterMs: 200,
+    ackTimeoutMs: options.ackTimeoutMs ?? 3000,
   });
   const websocket = (options.delivery ?? "websocket") === "websocket";
   let last: unknown;

@@ -105,7 +105,8 @@ function contentProblem(msgType: unknown, content: unknown): string | undefined 
   } catch {
     return "content is not JSON";
   }
-  if (msgType === "text") return typeof (parsed as { text?: unknown }).text === "string" ? undefined : "text is missing";
+  if (msgType === "text")
+    return typeof (parsed as { text?: unknown }).text === "string" ? undefined : "text is missing";
   const locales = Object.values((parsed ?? {}) as Record<string, { content?: unknown }>);
   const valid = locales.length > 0 && locales.every((l) => Array.isArray(l?.content) && l.content.every(Array.isArray));
   return valid ? undefined : "post content must be { <locale>: { title?, content: [[elements]] } }";

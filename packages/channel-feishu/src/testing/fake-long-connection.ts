@@ -31,6 +31,8 @@ export interface FakeLongConnectionOptions {
   maxFramePayloadBytes: number;
   /** When an event was answered with an error code, it is delivered again after this long. */
   redeliverAfterMs: number;
+  /** An event not acknowledged within this long is delivered again (Feishu: 3 s). */
+  ackTimeoutMs: number;
 }
 
 /** One connected client. */
@@ -47,6 +49,8 @@ interface Pending {
   frameId: string | undefined;
   /** The connection it is in flight on. */
   session: Session | undefined;
+  /** Delivers it again when no acknowledgement came in time. */
+  timer: NodeJS.Timeout | undefined;
   attempts: number;
   delivered: () => void;
 }
@@ -76,7 +80,7 @@ export class FakeLongConnection {
   #logId = 1;
 
   constructor(
-    private readonly server: FakeServer,
+    server: FakeServer,
     private readonly options: FakeLongConnectionOptions,
   ) {
     server.route("POST", "/callback/ws/endpoint", (ctx) => {
@@ -105,7 +109,7 @@ export class FakeLongConnection {
   push(event: unknown): Promise<void> {
     const payload = Buffer.from(typeof event === "string" ? event : JSON.stringify(event));
     return new Promise((delivered) => {
-      this.#pending.push({ payload, frameId: undefined, session: undefined, attempts: 0, delivered });
+      this.#pending.push({ payload, frameId: undefined, session: undefined, timer: undefined, attempts: 0, delivered });
       this.#flush();
     });
   }
@@ -149,7 +153,7 @@ export class FakeLongConnection {
       this.sessions.splice(this.sessions.indexOf(session), 1);
       // What went out on this socket without an acknowledgement is delivered again.
       for (const pending of this.#pending) {
-        if (pending.session === session) Object.assign(pending, { frameId: undefined, session: undefined });
+        if (pending.session === session) this.#retract(pending);
       }
       this.#flush();
     });
@@ -167,7 +171,10 @@ export class FakeLongConnection {
     this.received.push(frame);
     if (this.#fault === "hang") return;
     if (frame.method === FrameMethod.control && frame.headers.type === "ping") {
-      if (this.#fault === "garbage") return this.#garbage(session);
+      if (this.#fault === "garbage") {
+        this.#garbage(session);
+        return;
+      }
       const pong = Buffer.from(JSON.stringify(this.options.clientConfig));
       this.#send(session, { ...frame, headers: { type: "pong" }, payload: pong });
       return;
@@ -186,14 +193,15 @@ export class FakeLongConnection {
     this.acks.push({ frameId, code });
     const pending = this.#pending.find((p) => p.frameId === frameId);
     if (!pending) return;
+    clearTimeout(pending.timer);
     if (code === 200 || pending.attempts >= 3) {
       this.#pending.splice(this.#pending.indexOf(pending), 1);
       pending.delivered();
       return;
     }
     // The client could not handle it: Feishu delivers it again a little later.
-    setTimeout(() => {
-      Object.assign(pending, { frameId: undefined, session: undefined });
+    pending.timer = setTimeout(() => {
+      this.#retract(pending);
       this.#flush();
     }, this.options.redeliverAfterMs).unref();
   }
@@ -206,8 +214,19 @@ export class FakeLongConnection {
       pending.frameId = randomBytes(16).toString("hex");
       pending.session = session;
       pending.attempts += 1;
+      // No acknowledgement in time (a client that missed the frame, or hangs): deliver it again.
+      pending.timer = setTimeout(() => {
+        this.#retract(pending);
+        this.#flush();
+      }, this.options.ackTimeoutMs).unref();
       this.#sendEvent(session, pending.frameId, pending.payload);
     }
+  }
+
+  /** Takes an event back from the connection it went out on, to deliver it again. */
+  #retract(pending: Pending): void {
+    clearTimeout(pending.timer);
+    Object.assign(pending, { frameId: undefined, session: undefined, timer: undefined });
   }
 
   /** One event as data frames, `sum` of them, each with its `seq`, sharing one `message_id`. */

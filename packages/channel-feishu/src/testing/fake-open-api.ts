@@ -38,10 +38,18 @@ export function registerOpenApi(deps: OpenApiDeps): void {
     server.route(method, path, (ctx: Ctx) => {
       const auth = String(ctx.headers.authorization ?? "");
       if (!auth.startsWith("Bearer ")) {
-        return fail(400, 99991661, "Missing access token for authorization. Please make a request with token attached.");
+        return fail(
+          400,
+          99991661,
+          "Missing access token for authorization. Please make a request with token attached.",
+        );
       }
       if (!tokens.valid(auth.slice("Bearer ".length))) {
-        return fail(400, 99991663, "Invalid access token for authorization. Please make a request with token attached.");
+        return fail(
+          400,
+          99991663,
+          "Invalid access token for authorization. Please make a request with token attached.",
+        );
       }
       return handler(ctx);
     });
@@ -65,7 +73,11 @@ export function registerOpenApi(deps: OpenApiDeps): void {
   );
 
   authed("POST", "/open-apis/im/v1/messages", (ctx) => im.create(ctx));
-  authed("POST", "/open-apis/im/v1/messages/:message_id/reply", withMessage((ctx, message) => im.reply(ctx, message)));
+  authed(
+    "POST",
+    "/open-apis/im/v1/messages/:message_id/reply",
+    withMessage((ctx, message) => im.reply(ctx, message)),
+  );
   authed(
     "GET",
     "/open-apis/im/v1/messages/:message_id",
@@ -81,7 +93,8 @@ export function registerOpenApi(deps: OpenApiDeps): void {
       if (!state.chats.get(message.chat_id)?.botIn) {
         return fail(400, 231002, "The operator has no permission to react on the specific message.");
       }
-      if (typeof type !== "string" || !FEISHU_EMOJI_TYPES.includes(type)) return fail(400, 231001, "reaction type is invalid.");
+      if (typeof type !== "string" || !FEISHU_EMOJI_TYPES.includes(type))
+        return fail(400, 231001, "reaction type is invalid.");
       const reaction = state.addReaction(message.message_id, { operator_id: state.appId, operator_type: "app" }, type);
       im.reactionChanged("created", message.message_id, type, { app: state.appId });
       return ok(reaction);

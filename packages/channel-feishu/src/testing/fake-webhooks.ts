@@ -79,12 +79,19 @@ export class FakeFeishuWebhooks {
           ? {
               "x-lark-request-timestamp": timestamp,
               "x-lark-request-nonce": nonce,
-              "x-lark-signature": createHash("sha256").update(timestamp + nonce + key + body).digest("hex"),
+              "x-lark-signature": createHash("sha256")
+                .update(timestamp + nonce + key + body)
+                .digest("hex"),
             }
           : {};
       const headers = { "content-type": "application/json; charset=utf-8", ...signed };
       // A bot that is down answers nothing: Feishu notes it (status 0) and goes on.
-      result = await fetch(to, { method: "POST", headers, body, signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) }).then(
+      result = await fetch(to, {
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      }).then(
         async (response) => ({ body, status: response.status, answer: await response.text() }),
         () => ({ body, status: 0, answer: "" }),
       );
