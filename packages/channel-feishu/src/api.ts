@@ -9,8 +9,8 @@ import type {
   FeishuChat,
   FeishuChatMember,
   FeishuMessage,
+  FeishuPage,
   FeishuReaction,
-  FeishuReactionPage,
   FeishuUser,
 } from "./wire.js";
 
@@ -109,26 +109,18 @@ export class FeishuApi {
   }
 
   /** Every reaction on a message (of one `emoji_type` when given), all pages. */
-  async listReactions(messageId: string, emojiType?: string): Promise<FeishuReaction[]> {
-    const all: FeishuReaction[] = [];
-    let pageToken: string | undefined;
-    do {
-      const answer = await this.#call(() =>
-        this.client.im.v1.messageReaction.list({
-          path: { message_id: messageId },
-          params: {
-            page_size: REACTION_PAGE_SIZE,
-            user_id_type: "open_id",
-            ...(emojiType !== undefined ? { reaction_type: emojiType } : {}),
-            ...(pageToken !== undefined ? { page_token: pageToken } : {}),
-          },
-        }),
-      );
-      const page = (answer.data ?? {}) as FeishuReactionPage;
-      all.push(...(page.items ?? []));
-      pageToken = page.has_more && page.page_token ? page.page_token : undefined;
-    } while (pageToken !== undefined);
-    return all;
+  listReactions(messageId: string, emojiType?: string): Promise<FeishuReaction[]> {
+    return this.#allPages<FeishuReaction>((pageToken) =>
+      this.client.im.v1.messageReaction.list({
+        path: { message_id: messageId },
+        params: {
+          page_size: REACTION_PAGE_SIZE,
+          user_id_type: "open_id",
+          ...(emojiType !== undefined ? { reaction_type: emojiType } : {}),
+          ...(pageToken !== undefined ? { page_token: pageToken } : {}),
+        },
+      }),
+    );
   }
 
   /** `im.v1.chat.get`: a chat's name and mode. */
@@ -138,25 +130,17 @@ export class FeishuApi {
   }
 
   /** `im.v1.chatMembers.get`: every person in a chat, all pages. */
-  async chatMembers(chatId: string): Promise<FeishuChatMember[]> {
-    const all: FeishuChatMember[] = [];
-    let pageToken: string | undefined;
-    do {
-      const answer = await this.#call(() =>
-        this.client.im.v1.chatMembers.get({
-          path: { chat_id: chatId },
-          params: {
-            member_id_type: "open_id",
-            page_size: MEMBER_PAGE_SIZE,
-            ...(pageToken !== undefined ? { page_token: pageToken } : {}),
-          },
-        }),
-      );
-      const page = (answer.data ?? {}) as { items?: FeishuChatMember[]; has_more?: boolean; page_token?: string };
-      all.push(...(page.items ?? []));
-      pageToken = page.has_more && page.page_token ? page.page_token : undefined;
-    } while (pageToken !== undefined);
-    return all;
+  chatMembers(chatId: string): Promise<FeishuChatMember[]> {
+    return this.#allPages<FeishuChatMember>((pageToken) =>
+      this.client.im.v1.chatMembers.get({
+        path: { chat_id: chatId },
+        params: {
+          member_id_type: "open_id",
+          page_size: MEMBER_PAGE_SIZE,
+          ...(pageToken !== undefined ? { page_token: pageToken } : {}),
+        },
+      }),
+    );
   }
 
   /** `contact.v3.user.get` by open_id; needs a contact scope the app may lack. */
@@ -165,6 +149,19 @@ export class FeishuApi {
       this.client.contact.v3.user.get({ path: { user_id: openId }, params: { user_id_type: "open_id" } }),
     );
     return ((answer.data as { user?: FeishuUser } | undefined)?.user ?? {}) as FeishuUser;
+  }
+
+  /** The items of every page of a listing: Feishu pages with `has_more` and an opaque `page_token`. */
+  async #allPages<T>(page: (pageToken: string | undefined) => Promise<{ data?: unknown }>): Promise<T[]> {
+    const all: T[] = [];
+    let pageToken: string | undefined;
+    do {
+      const answer = await this.#call(() => page(pageToken));
+      const { items, has_more, page_token } = (answer.data ?? {}) as FeishuPage<T>;
+      all.push(...(items ?? []));
+      pageToken = has_more && page_token ? page_token : undefined;
+    } while (pageToken !== undefined);
+    return all;
   }
 
   /**

@@ -125,6 +125,19 @@ describe("im.message.receive_v1", () => {
     expect(messages()[0]?.sender).toEqual({ id: "ou_84aad35d084aa403a838cf73ee18467" });
   });
 
+  it("looks a chat and its members up once and keeps them, names included, for lookupTtlMs", async () => {
+    await h.fake.userSends({ chatId: h.team.chat_id, from: h.ann, text: "one" });
+    await h.fake.userSends({ chatId: h.team.chat_id, from: h.bob, text: "two" });
+    expect(messages().map((e) => `${e.sender.name}: ${e.text} (${e.conversation.title})`)).toEqual([
+      "Ann: one (Team)",
+      "Bob: two (Team)",
+    ]);
+    const lookups = (path: RegExp) => h.fake.server.requests.filter((r) => path.test(r.path)).length;
+    expect(lookups(/^\/open-apis\/im\/v1\/chats\/[^/]+$/u)).toBe(1);
+    expect(lookups(/^\/open-apis\/im\/v1\/chats\/[^/]+\/members$/u)).toBe(1);
+    expect(lookups(/^\/open-apis\/contact\//u)).toBe(0);
+  });
+
   it("does not count @all as a mention of the bot", async () => {
     await h.fake.userSends({ chatId: h.team.chat_id, from: h.ann, text: "@_all standup in 5", mentions: ["all"] });
     expect(messages()[0]).toMatchObject({ text: "@all standup in 5", mentions: { bot: false, others: [] } });

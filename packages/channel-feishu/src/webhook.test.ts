@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { faults } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FeishuHarness, startFeishu } from "./start.test-util.js";
 import { encryptEvent } from "./testing/index.js";
@@ -128,5 +129,31 @@ describe("webhook mode with an Encrypt Key", () => {
     const response = await fetch(h.fake.webhooks.url as string, { method: "POST", body });
     expect(response.status).toBe(401);
     expect(refusals()).toEqual(["an encrypted delivery arrived but no encryptKey is configured"]);
+  });
+});
+
+describe("secrets in webhook mode", () => {
+  it("never show the app secret, the verification token, the encrypt key or a tenant token", async () => {
+    const secrets = {
+      appSecret: "canary-app-secret-9d0e1f",
+      verificationToken: "canary-verification-token-4b2c",
+      encryptKey: ENCRYPT_KEY,
+    };
+    h = await startFeishu({ fake: { delivery: "webhook", ...secrets } });
+    h.fake.webhooks.url = h.running.ctx.http.url(webhookPath("default"));
+    await h.fake.userSends({ chatId: h.team.chat_id, from: h.ann, text: "hello" });
+    await h.fake.forge("forged");
+    await h.fake.webhooks.post(challenge("wrong"));
+    h.fake.server.inject(faults.serverError({ path: "/open-apis/im/v1/messages" }, { status: 400, body: { code: 230001, msg: "bad" } }));
+    const failure = await h.running.instance.send({ id: h.team.chat_id }, { text: "x" }).catch((e: unknown) => e);
+    const reported = [
+      h.running.logs.text(),
+      JSON.stringify(h.running.events),
+      JSON.stringify(h.running.instance.status()),
+      JSON.stringify(failure),
+      String((failure as Error).stack),
+    ].join("\n");
+    expect(texts()).toEqual(["hello"]);
+    for (const secret of [...Object.values(secrets), ...h.fake.tokens.issued]) expect(reported).not.toContain(secret);
   });
 });

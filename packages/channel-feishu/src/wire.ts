@@ -93,9 +93,9 @@ export interface FeishuReaction {
   reaction_type: { emoji_type: string };
 }
 
-/** A page of reaction records. */
-export interface FeishuReactionPage {
-  items?: FeishuReaction[];
+/** One page of a listing (reactions, chat members). */
+export interface FeishuPage<T> {
+  items?: T[];
   has_more?: boolean;
   page_token?: string;
 }

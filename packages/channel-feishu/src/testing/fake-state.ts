@@ -90,7 +90,11 @@ export class FakeFeishuState {
     return message;
   }
 
-  /** Adds a reaction; Feishu keeps one per operator and emoji_type, so adding it again returns the first. */
+  /**
+   * Adds a reaction. A person holds one of each emoji_type in Feishu's client; what the API answers
+   * to a second add of the same one is not documented, so the fake returns the first (the plugin
+   * never asks twice: it lists before it adds).
+   */
   addReaction(messageId: string, operator: FeishuReaction["operator"], emojiType: string): FeishuReaction {
     const list = this.reactions.get(messageId) ?? [];
     const same = list.find(
