@@ -55,6 +55,17 @@ describe("credentials and the tenant token", () => {
     expect(second?.headers.authorization).toBe(`Bearer ${h.fake.tokens.issued[1]}`);
   });
 
+  it("fails with E_AUTH when Feishu refuses the fresh token (the secret was rotated meanwhile)", async () => {
+    h = await startFeishu();
+    h.fake.tokens.expireAll();
+    const refused = { code: 10014, msg: "app secret invalid" };
+    h.fake.server.inject(
+      faults.serverError({ path: "/open-apis/auth/v3/tenant_access_token/internal" }, { status: 400, body: refused }),
+    );
+    await expect(send(h)).rejects.toMatchObject({ code: "E_AUTH", platformCode: "10014", retryable: false });
+    expect(h.fake.messagesIn(h.team.chat_id)).toEqual([]);
+  });
+
   it("keeps the token until the expiry Feishu gave (less three minutes), then asks again", async () => {
     let now = 1_000_000;
     const cache = new TokenCache(new Redactor(), () => now);

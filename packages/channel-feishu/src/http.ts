@@ -70,20 +70,23 @@ export function createFeishuHttpClient(
  * error mapping and redaction. Answers are the JSON bodies, as the SDK's axios interceptor returns.
  */
 export function sdkHttpInstance(client: HttpClient, baseUrl: string): SdkHttpInstance {
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/$/u, "");
   const request = async <T>(opts: SdkRequest): Promise<T> => {
     if (opts.$return_headers) {
       throw new ChorusError("E_INVALID_INPUT", "Feishu: downloads with headers are not supported by this channel");
     }
     const method = (opts.method ?? "GET").toUpperCase() as HttpMethod;
     const url = new URL(opts.url ?? "/", `${baseUrl}/`);
-    if (`${url.origin}${url.pathname}`.startsWith(baseUrl) === false) {
+    // The SDK builds absolute URLs from the configured domain; nothing may leave for another host.
+    if (url.origin !== base.origin || !url.pathname.startsWith(basePath)) {
       throw new ChorusError(
         "E_INVALID_INPUT",
         `Feishu: refusing a request outside the configured domain (${url.origin})`,
       );
     }
     const query = serializeParams(url.searchParams, opts.params);
-    const path = url.pathname.slice(new URL(baseUrl).pathname.replace(/\/$/u, "").length) + (query ? `?${query}` : "");
+    const path = url.pathname.slice(basePath.length) + (query ? `?${query}` : "");
     const json = bodyOf(method, opts.data);
     return client.request<T>({
       method,

@@ -144,7 +144,9 @@ describe("secrets in webhook mode", () => {
     await h.fake.userSends({ chatId: h.team.chat_id, from: h.ann, text: "hello" });
     await h.fake.forge("forged");
     await h.fake.webhooks.post(challenge("wrong"));
-    h.fake.server.inject(faults.serverError({ path: "/open-apis/im/v1/messages" }, { status: 400, body: { code: 230001, msg: "bad" } }));
+    h.fake.server.inject(
+      faults.serverError({ path: "/open-apis/im/v1/messages" }, { status: 400, body: { code: 230001, msg: "bad" } }),
+    );
     const failure = await h.running.instance.send({ id: h.team.chat_id }, { text: "x" }).catch((e: unknown) => e);
     const reported = [
       h.running.logs.text(),
