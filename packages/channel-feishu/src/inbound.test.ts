@@ -143,6 +143,13 @@ describe("im.message.receive_v1", () => {
     expect(messages()[0]).toMatchObject({ text: "@all standup in 5", mentions: { bot: false, others: [] } });
   });
 
+  it("hears only messages that @ the bot in groups when the app lacks the all-group-messages scope", async () => {
+    h.fake.groupMessageScope = false;
+    await h.fake.userSends({ chatId: h.team.chat_id, from: h.ann, text: "between us" });
+    await h.fake.userSends({ chatId: h.team.chat_id, from: h.ann, text: "and you?", mentions: ["bot"] });
+    expect(messages().map((e) => e.text)).toEqual(["@Chorus and you?"]);
+  });
+
   it("drops what a person did not write (an app's message)", async () => {
     await deliver("message-receive-text", (event) => {
       (event.sender as Record<string, unknown>).sender_type = "app";

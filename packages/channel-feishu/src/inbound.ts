@@ -57,9 +57,11 @@ export async function normalizeMessage(data: unknown, ctx: InboundContext): Prom
     ...(kind === "group" && chat?.members ? { members: chat.members } : {}),
     ...(message.thread_id ? { threadId: message.thread_id } : {}),
   };
-  // A topic thread is its own conversation; the bot posts into it by replying to its first message.
-  if (message.thread_id && message.root_id) {
-    await ctx.store.set(threadRootKey(message.thread_id), message.root_id, { ttlMs: THREAD_ROOT_TTL_MS });
+  // A topic thread is its own conversation; the bot posts into it by replying to its first message
+  // (the message itself when it starts the topic: it has a thread but no root).
+  if (message.thread_id) {
+    const root = message.root_id ?? message.message_id;
+    await ctx.store.set(threadRootKey(message.thread_id), root, { ttlMs: THREAD_ROOT_TTL_MS });
   }
   const name = await ctx.directory.userName(senderId);
   return {

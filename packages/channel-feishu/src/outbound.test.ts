@@ -118,6 +118,18 @@ describe("topic threads", () => {
     expect(fromBot(h.team.chat_id)[0]?.thread_id).toBe(inThread.thread_id);
   });
 
+  it("posts into a topic of a topic group, the topic's first message being the one to reply to", async () => {
+    h = await startFeishu();
+    const forum = h.fake.addChat({ name: "Forum", mode: "topic", members: [h.ann] });
+    const topic = await h.fake.userSends({ chatId: forum.chat_id, from: h.ann, text: "a new topic" });
+    expect(topic.thread_id).toMatch(/^omt_/u);
+    await h.running.instance.send({ id: forum.chat_id, threadId: topic.thread_id }, { text: "first answer" });
+    expect(sends().map((s) => [s.path, s.body.reply_in_thread])).toEqual([
+      [`/open-apis/im/v1/messages/${topic.message_id}/reply`, true],
+    ]);
+    expect(fromBot(forum.chat_id)[0]?.thread_id).toBe(topic.thread_id);
+  });
+
   it("refuses a thread it knows no message of", async () => {
     h = await startFeishu();
     await expect(
