@@ -2,7 +2,7 @@ import { ChorusError, isChorusError, messageToolInputSchema } from "@chorus/core
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "pino";
-import type { MessageToolExecutor } from "../runtime/message-tool.js";
+import type { MessageToolCalls } from "../channels/message-tool.js";
 import { bearerMatches } from "./auth.js";
 import type { HookRegistry } from "./hooks.js";
 import { httpStatusFor } from "./status.js";
@@ -21,7 +21,7 @@ export interface HttpAppOptions {
   token: string;
   maxBodyBytes: number;
   hooks: HookRegistry;
-  tools: MessageToolExecutor;
+  tools: MessageToolCalls;
   channels(): ChannelView[];
   /** The webchat page and its Content-Security-Policy, when webchat runs. */
   webchat?: { page: () => string; csp: () => string };
