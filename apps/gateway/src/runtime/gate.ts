@@ -129,9 +129,10 @@ export class MessageGate {
     return { kind: "run", userText: batch, mentioned: mention.mentioned, ...(intro ? { intro } : {}) };
   }
 
-  /** Forgets a conversation's buffered messages (`/new`, `/reset`). */
+  /** Forgets a conversation's buffered messages and echo memory (`/new`, `/reset`). */
   forget(sessionKey: string): void {
     this.pending.clear(sessionKey);
+    this.#echo.clear(sessionKey);
   }
 }
 
