@@ -62,6 +62,18 @@ describe("shouldNotify", () => {
     expect(shouldNotify(reaction({ actor: { id: "4915123456789x" } }), settings, BOT)).toBe(false);
   });
 
+  it("allowlist: numbers match by the same rules as allowFrom (one phone matcher)", () => {
+    const by = (reactionAllowlist: string[]) => ({ reactionNotifications: "allowlist" as const, reactionAllowlist });
+    // Brackets and dots, which allowFrom accepts, are accepted here too.
+    expect(shouldNotify(onTheirs(false), by(["+49 (151) 2345.6789"]), BOT)).toBe(true);
+    // An actor whose id is a phone number (+…) is matched by that number, as a sender is.
+    const byId = reaction({ actor: { id: "+4915123456789", name: "Ann" } });
+    expect(shouldNotify(byId, by(["+49 151 2345 6789"]), BOT)).toBe(true);
+    // Fewer than 4 or more than 15 digits is not a phone number, on either list.
+    const short = reaction({ actor: { id: "u-x", e164: "+123" } });
+    expect(shouldNotify(short, by(["+123"]), BOT)).toBe(false);
+  });
+
   it("never for the bot's own reactions", () => {
     const own = reaction({ actor: { id: BOT, name: "Chorus", isBot: true } });
     expect(shouldNotify(own, { reactionNotifications: "all" }, BOT)).toBe(false);

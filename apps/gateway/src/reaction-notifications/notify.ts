@@ -1,4 +1,5 @@
-import type { InboundReactionEvent, Participant } from "@chorus/core";
+import type { InboundReactionEvent } from "@chorus/core";
+import { matchesAllowList } from "../access/allowlist.js";
 import type { ChannelSettings } from "../config/schema.js";
 import { oneLine } from "../text/untrusted.js";
 
@@ -7,8 +8,9 @@ export type ReactionNotifications = NonNullable<ChannelSettings["reactionNotific
 
 /**
  * Whether a reaction someone made becomes a system event for the agent (DESIGN §7):
- * `off` never, `own` (default) on the bot's messages, `all` always, `allowlist` when the actor's
- * id or E.164 number is in `reactionAllowlist` (`"*"` allows everyone). The bot's own never do.
+ * `off` never, `own` (default) on the bot's messages, `all` always, `allowlist` when the actor is
+ * on `reactionAllowlist` by id or phone number, by the same rules as `allowFrom` (`"*"` allows
+ * everyone). The bot's own never do.
  */
 export function shouldNotify(
   event: InboundReactionEvent,
@@ -25,7 +27,7 @@ export function shouldNotify(
     case "all":
       return true;
     case "allowlist":
-      return actorAllowed(event.actor, settings.reactionAllowlist ?? []);
+      return matchesAllowList(event.actor, settings.reactionAllowlist ?? []);
   }
 }
 
@@ -34,15 +36,3 @@ export function reactionEventText(channelLabel: string, event: InboundReactionEv
   const name = oneLine(event.actor.name ?? "") || event.actor.e164 || event.actor.id;
   return `${oneLine(channelLabel)} reaction ${event.action}: ${oneLine(event.emoji)} by ${oneLine(name)} on msg ${oneLine(event.target.messageId)}`;
 }
-
-function actorAllowed(actor: Participant, list: readonly string[]): boolean {
-  const phone = actor.e164 === undefined ? undefined : digits(actor.e164);
-  return list.some((entry) => {
-    const wanted = entry.trim();
-    if (wanted === "*" || wanted === actor.id) return true;
-    return phone !== undefined && phone !== "" && looksLikePhone(wanted) && digits(wanted) === phone;
-  });
-}
-
-const digits = (text: string) => text.replace(/[^\d]/g, "");
-const looksLikePhone = (text: string) => /^\+?[\d\s-]+$/.test(text);
