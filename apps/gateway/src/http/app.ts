@@ -59,6 +59,9 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     } catch {
       return c.json(errorBody("E_INVALID_INPUT", "request body must be JSON"), 400);
     }
+    // The operator's call: the full parameter set, whatever the channel's reactionLevel (which limits
+    // the agent and the runtime, not whoever holds the token; see the README). Core's reaction
+    // rules and the channel's flags still apply when it runs.
     const parsed = messageToolInputSchema.safeParse(body);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
