@@ -29,8 +29,9 @@ export interface InboundRouterOptions {
 }
 
 /**
- * Takes every event a channel emits: drops redeliveries, records refs, and per session (in order)
- * applies access control, commands and group gating before an agent turn runs.
+ * Takes every event a channel emits: drops redeliveries; hands reactions to the
+ * `ReactionNotifier`; records a message's ref and, per session (in order), has the gate
+ * (`gate.ts`) decide before an agent turn runs.
  */
 export class InboundRouter {
   readonly #inFlight = new Set<Promise<unknown>>();
