@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, bench, describe } from "vitest";
-import { defaultMentionPatterns } from "../src/config/agents.js";
+import { PairingStore } from "../src/access/pairing-store.js";
+import { checkAccess } from "../src/access/policy.js";
+import { defaultMentionPatterns } from "../src/config/mention-patterns.js";
 import type { ChannelSettings } from "../src/config/schema.js";
-import { checkAccess } from "../src/groups/access.js";
 import { PendingHistory, resolveHistoryLimit } from "../src/groups/history.js";
 import { compileMentionPatterns, detectMention } from "../src/groups/mentions.js";
-import { PairingStore } from "../src/groups/pairing.js";
 import { megabytes } from "./support/stats.js";
 
 // Non-triggering group messages through the real pipeline pieces the gateway runs before deciding
@@ -17,7 +17,7 @@ import { megabytes } from "./support/stats.js";
 // detectMention (default patterns of "Chorus" + the bot's E.164), PendingHistory.add (limit 50).
 
 const GROUPS = 10_000;
-const LIMIT = resolveHistoryLimit(undefined, undefined, undefined);
+const LIMIT = resolveHistoryLimit({}, undefined);
 const MESSAGES = 300_000;
 const BOT = { id: "15550000000@s.whatsapp.net", e164: "+15550000000" };
 const WORDS =

@@ -13,15 +13,18 @@ const before = process.memoryUsage();
 const store = await SessionStore.open(dir);
 for (let i = 0; i < SESSIONS; i++) {
   const conversationId = `${120_000_000 + i}@g.us`;
-  store.ensure(`agent:main:whatsapp:group:${conversationId}`, {
-    agentId: "main",
-    channel: "whatsapp",
-    accountId: "default",
-    conversationId,
-    chatType: "group",
-    title: `Group number ${i}`,
-    settings: { activation: i % 2 === 0 ? "mention" : "always", verbose: false },
-  });
+  store.changeSettings(
+    `agent:main:whatsapp:group:${conversationId}`,
+    { activation: i % 2 === 0 ? "mention" : "always", verbose: false },
+    {
+      agentId: "main",
+      channel: "whatsapp",
+      accountId: "default",
+      conversationId,
+      chatType: "group",
+      title: `Group number ${i}`,
+    },
+  );
 }
 const firstFlushStart = performance.now();
 await store.flush();

@@ -62,17 +62,21 @@ export {
   type StoreEntry,
   type StoreSetOptions,
 } from "./plugin/store.js";
+export { NO_REACTIONS, type ReactionCapabilities } from "./reactions/capabilities.js";
+export type { ReactCall, ReactionIntent, ReactionOp } from "./reactions/intent.js";
 export {
   agentMayReact,
-  NO_REACTIONS,
+  DEFAULT_REACTION_LEVEL,
   REACTION_LEVELS,
-  type ReactionCapabilities,
   type ReactionLevel,
-} from "./reactions/capabilities.js";
-export type { ReactCall, ReactionIntent, ReactionOp } from "./reactions/intent.js";
+  reactionGuidance,
+  resolveReactionLevel,
+  runtimeMayReact,
+} from "./reactions/level.js";
 export { MAX_EMOJI_LENGTH, type NormalizeOptions, normalizeReaction } from "./reactions/normalize.js";
 export { type PerformReactionInput, performReaction } from "./reactions/perform.js";
 export { unsupportedEmoji } from "./reactions/unsupported.js";
+export { vocabularyFromNames, vocabularyOf } from "./reactions/vocabulary-of.js";
 export type {
   ListReactionsResult,
   MessageToolFailure,

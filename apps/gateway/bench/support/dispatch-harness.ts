@@ -5,19 +5,20 @@ import { Redactor } from "@chorus/channel-kit";
 import { MemoryStore } from "@chorus/channel-kit/state";
 import type { InboundMessageEvent } from "@chorus/core";
 import { pino } from "pino";
+import { PairingStore } from "../../src/access/pairing-store.js";
 import { DemoLanguageModel, type LanguageModelV3CallOptions } from "../../src/agent/index.js";
+import { MessageToolExecutor } from "../../src/channels/message-tool.js";
+import { type ChannelEntry, ChannelRegistry } from "../../src/channels/registry.js";
+import { ChannelSupervisor } from "../../src/channels/supervisor.js";
 import { agentFor, parseConfig, resolveAgents } from "../../src/config/index.js";
-import { PairingStore } from "../../src/groups/pairing.js";
 import { createLogger } from "../../src/log.js";
-import { SystemEvents } from "../../src/reactions/index.js";
-import { type ChannelEntry, ChannelRegistry } from "../../src/runtime/channel-registry.js";
+import { SystemEvents } from "../../src/reaction-notifications/system-events.js";
 import { MessageGate } from "../../src/runtime/gate.js";
 import { InboundRouter } from "../../src/runtime/inbound.js";
-import { MessageToolExecutor } from "../../src/runtime/message-tool.js";
-import { ChannelSupervisor } from "../../src/runtime/supervisor.js";
-import { type TurnRequest, TurnRunner } from "../../src/runtime/turn.js";
+
 import { OpenedSessions, TurnQueue } from "../../src/sessions/index.js";
 import { EventDeduper, MessageIndex } from "../../src/state/index.js";
+import { type TurnRequest, TurnRunner } from "../../src/turn/run.js";
 import { BENCH_CHANNEL_ID, type BenchChannel, createBenchChannel } from "./bench-channel.js";
 
 /** What one message through the harness measured. */

@@ -1,3 +1,4 @@
+import { reactionGuidance } from "@chorus/core";
 import { describe, expect, it } from "vitest";
 import { buildSystemPrompt, reactionSection } from "./system-prompt.js";
 
@@ -44,6 +45,10 @@ describe("buildSystemPrompt", () => {
   it.each(["off", "ack"] as const)("says nothing about reactions at %s", (reactionLevel) => {
     expect(reactionSection(reactionLevel)).toBeUndefined();
     expect(buildSystemPrompt({ ...base, reactionLevel })).not.toMatch(/react/i);
+  });
+
+  it.each(["minimal", "extensive"] as const)("at %s, says core's guidance word for word (one source)", (level) => {
+    expect(buildSystemPrompt({ ...base, reactionLevel: level })).toContain(reactionGuidance(level) as string);
   });
 
   it("is stable for the same input", () => {

@@ -1,4 +1,4 @@
-import type { ReactionLevel } from "@chorus/core";
+import { type ReactionLevel, reactionGuidance } from "@chorus/core";
 
 /** What the system prompt of one turn is made from. */
 export interface SystemPromptInput {
@@ -8,6 +8,7 @@ export interface SystemPromptInput {
   /** The channel's label (`Telegram`). */
   channelLabel: string;
   chatType: "direct" | "group";
+  /** The channel's resolved `reactionLevel` (`resolveReactionLevel`). */
   reactionLevel: ReactionLevel;
   /** The time the turn runs at; default now. */
   now?: Date;
@@ -39,21 +40,12 @@ function contextSection(input: SystemPromptInput): string {
   ].join(" ");
 }
 
-/** The reactions guidance for a level; `off` and `ack` give none (the agent cannot react then). */
+/**
+ * The reactions section for a level: how to react, then core's guidance for the level (the same
+ * sentence the tool description carries); none at `off` and `ack` (the agent cannot react then).
+ */
 export function reactionSection(level: ReactionLevel): string | undefined {
-  if (level === "minimal") {
-    return [
-      "Reactions: you can react to a message with the message tool (action react, emoji).",
-      "React sparingly: only when a reaction says more than words (an acknowledgement, a thank-you),",
-      "at most one per message, and never instead of a reply that is needed.",
-    ].join(" ");
-  }
-  if (level === "extensive") {
-    return [
-      "Reactions: you can react to messages with the message tool (action react, emoji).",
-      "React freely where it fits the conversation: to acknowledge, agree, celebrate or show how you feel,",
-      "in addition to replying when a reply is needed.",
-    ].join(" ");
-  }
-  return undefined;
+  const guidance = reactionGuidance(level);
+  if (guidance === undefined) return undefined;
+  return `Reactions: you can react to messages with the message tool (action react, emoji). ${guidance}`;
 }

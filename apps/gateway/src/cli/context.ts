@@ -1,12 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, resolve } from "node:path";
 import { type LoadedConfig, loadConfig } from "../config/index.js";
 import { type ChorusPaths, chorusPaths, resolveHome } from "../home.js";
+import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { type Discovery, discoverChannels } from "../plugins/index.js";
-
-/** The gateway package's own directory: its node_modules chain is searched for plugins. */
-const GATEWAY_PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** What every command starts from: the installation's paths and its config. */
 export interface CliContext {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ChorusError } from "@chorus/core";
 import { Command, CommanderError } from "commander";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PairingStore, pairingFilePath } from "../groups/pairing.js";
+import { PairingStore, pairingFilePath } from "../access/index.js";
 import { chorusPaths } from "../home.js";
 import { formatPairingList, registerPairingCommands } from "./pairing.js";
 

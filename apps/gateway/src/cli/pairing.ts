@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { describeSender, type PairingList, PairingStore, pairingFilePath } from "../groups/pairing.js";
+import { describeSender, type PairingList, PairingStore, pairingFilePath } from "../access/index.js";
 import { cliContext } from "./context.js";
 
 /** Where the pairing commands read their environment and write their output (tests swap them). */

@@ -1,5 +1,5 @@
+import { containChannelErrors } from "../channels/containment.js";
 import { createLogger } from "../log.js";
-import { containChannelErrors } from "../runtime/containment.js";
 import { startGateway } from "../runtime/gateway.js";
 import { cliContext } from "./context.js";
 import { progress } from "./output.js";

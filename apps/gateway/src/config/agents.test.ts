@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { agentFor, compileMentionPattern, defaultMentionPatterns, resolveAgents } from "./agents.js";
+import { agentFor, resolveAgents } from "./agents.js";
 import { ConfigError } from "./errors.js";
 import { parseConfig } from "./load.js";
+import { compileMentionPattern, defaultMentionPatterns } from "./mention-patterns.js";
 import type { GatewayConfigInput } from "./schema.js";
 
 const config = (input: GatewayConfigInput) => parseConfig(input, { env: {} });

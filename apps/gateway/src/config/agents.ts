@@ -1,5 +1,5 @@
-import { backtrackingRisk } from "../groups/regex-safety.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
+import { checkMentionPatterns, mentionPatternsFor } from "./mention-patterns.js";
 import type { AgentConfig, ChannelSettings, GatewayConfig, ModelConfig } from "./schema.js";
 import { formatPath, isPlainObject, type PathSegment } from "./values.js";
 
@@ -17,24 +17,6 @@ export interface ResolvedAgent {
 /** The one agent of a config without `agents.list`. */
 export const DEFAULT_AGENT = { id: "main", name: "Chorus" } as const;
 
-/** Compiles a mention pattern the way the gateway matches it: case-insensitive. */
-export function compileMentionPattern(pattern: string): RegExp {
-  return new RegExp(pattern, "i");
-}
-
-/** Mention patterns built from an agent's name: `\bChorus\b`, plus `@chorusbot` for `Chorus Bot`. */
-export function defaultMentionPatterns(name: string): string[] {
-  const trimmed = name.trim();
-  if (trimmed === "") return [];
-  const escaped = trimmed.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
-  const start = /^\w/.test(trimmed) ? "\\b" : "(?<!\\w)";
-  const end = /\w$/.test(trimmed) ? "\\b" : "(?!\\w)";
-  const patterns = [`${start}${escaped}${end}`];
-  const handle = trimmed.toLowerCase().replace(/[^a-z0-9_]/g, "");
-  if (handle !== "" && handle !== trimmed.toLowerCase()) patterns.push(`@${handle}\\b`);
-  return patterns;
-}
-
 /**
  * Applies the fallbacks of `agents.defaults` and `messages.groupChat` to every agent and checks
  * ids, the default agent, channel `agent` references and mention regexes; throws `ConfigError`.
@@ -45,7 +27,7 @@ export function resolveAgents(config: GatewayConfig): ResolvedAgent[] {
   const list: AgentConfig[] = listed ?? [{ ...DEFAULT_AGENT }];
   const defaults = config.agents.defaults;
   const sharedPatterns = config.messages.groupChat.mentionPatterns;
-  checkPatterns(sharedPatterns, ["messages", "groupChat", "mentionPatterns"], issues);
+  checkMentionPatterns(sharedPatterns, ["messages", "groupChat", "mentionPatterns"], issues);
 
   const seen = new Map<string, number>();
   const marked: number[] = [];
@@ -61,7 +43,11 @@ export function resolveAgents(config: GatewayConfig): ResolvedAgent[] {
       seen.set(agent.id, index);
     }
     if (agent.default === true) marked.push(index);
-    checkPatterns(agent.groupChat?.mentionPatterns, ["agents", "list", index, "groupChat", "mentionPatterns"], issues);
+    checkMentionPatterns(
+      agent.groupChat?.mentionPatterns,
+      ["agents", "list", index, "groupChat", "mentionPatterns"],
+      issues,
+    );
   });
   if (marked.length > 1) {
     issues.push({
@@ -79,38 +65,12 @@ export function resolveAgents(config: GatewayConfig): ResolvedAgent[] {
       id: agent.id,
       name: agent.name,
       model: agent.model ?? defaults.model ?? { provider: "demo" },
-      mentionPatterns: agent.groupChat?.mentionPatterns ?? sharedPatterns ?? defaultMentionPatterns(agent.name),
+      mentionPatterns: mentionPatternsFor(agent, sharedPatterns),
       isDefault: index === defaultIndex,
     };
     const systemPrompt = agent.systemPrompt ?? defaults.systemPrompt;
     if (systemPrompt !== undefined) resolved.systemPrompt = systemPrompt;
     return resolved;
-  });
-}
-
-function checkPatterns(patterns: readonly string[] | undefined, path: PathSegment[], issues: ConfigIssue[]): void {
-  patterns?.forEach((pattern, index) => {
-    try {
-      compileMentionPattern(pattern);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: /, "") : "";
-      issues.push({
-        path: formatPath([...path, index]),
-        message: `not a valid regular expression (${reason}); escape special characters like ( [ * with \\`,
-        value: pattern,
-      });
-      return;
-    }
-    const risk = backtrackingRisk(pattern);
-    if (risk) {
-      issues.push({
-        path: formatPath([...path, index]),
-        message:
-          `mention pattern ${JSON.stringify(pattern)} can take exponential time on some messages ` +
-          `(catastrophic backtracking: ${risk}); rewrite it without nested or overlapping repetition, e.g. a+ instead of (a+)+ or (a|aa)+`,
-        value: pattern,
-      });
-    }
   });
 }
 

@@ -1,8 +1,9 @@
 import { CHORUS_API_VERSION, type ChannelPlugin, ChorusError, NO_REACTIONS } from "@chorus/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type ChannelAccountConfig, channelAccounts, validatePluginConfig } from "./channels.js";
+import { type ChannelAccountConfig, channelAccounts, groupConfigFor, validatePluginConfig } from "./channels.js";
 import { ConfigError } from "./errors.js";
+import type { ChannelSettings } from "./schema.js";
 
 function thrown(fn: () => unknown): ConfigError {
   try {
@@ -234,5 +235,21 @@ describe("validatePluginConfig", () => {
       path: "channels.telegram",
       message: "the telegram plugin's config schema failed: boom",
     });
+  });
+});
+
+describe("groupConfigFor", () => {
+  it("prefers the group's own entry, then '*', else nothing", () => {
+    const settings: ChannelSettings = { groups: { "g-1": { requireMention: false }, "*": { requireMention: true } } };
+    expect(groupConfigFor(settings, "g-1")).toEqual({ key: "g-1", config: { requireMention: false } });
+    expect(groupConfigFor(settings, "g-2")).toEqual({ key: "*", config: { requireMention: true } });
+    expect(groupConfigFor({ groups: { "g-1": {} } }, "g-2")).toBeUndefined();
+    expect(groupConfigFor({}, "g-1")).toBeUndefined();
+  });
+
+  it("never takes an inherited object property for a group's entry", () => {
+    for (const id of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      expect(groupConfigFor({ groups: { "g-1": {} } }, id)).toBeUndefined();
+    }
   });
 });

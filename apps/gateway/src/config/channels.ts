@@ -17,6 +17,9 @@ export interface ChannelAccountConfig {
   inheritedKeys?: readonly string[];
 }
 
+/** One entry of `channels.<ch>.groups`. */
+export type GroupConfig = NonNullable<ChannelSettings["groups"]>[string];
+
 const ACCOUNT_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
 const GATEWAY_KEYS = new Set<string>(GATEWAY_CHANNEL_KEYS);
 
@@ -158,4 +161,18 @@ function pluginIssue(
   const entry: ConfigIssue = { path: formatPath(segments, prefix), message: `${issue.message}${got}${note}` };
   if (value !== undefined) entry.value = issueValue(value, secret);
   return [entry];
+}
+
+/** The `channels.<ch>.groups` entry that applies to a group (its own id, else `"*"`), with the key it came from. */
+export function groupConfigFor(
+  settings: ChannelSettings,
+  groupId: string,
+): { key: string; config: GroupConfig } | undefined {
+  const groups = settings.groups;
+  if (groups === undefined) return undefined;
+  // Own keys only: a group called "constructor" or "__proto__" is not in every list.
+  const own = Object.hasOwn(groups, groupId) ? groups[groupId] : undefined;
+  if (own !== undefined) return { key: groupId, config: own };
+  const any = Object.hasOwn(groups, "*") ? groups["*"] : undefined;
+  return any === undefined ? undefined : { key: "*", config: any };
 }

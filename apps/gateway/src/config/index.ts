@@ -1,11 +1,4 @@
-export {
-  agentFor,
-  compileMentionPattern,
-  DEFAULT_AGENT,
-  defaultMentionPatterns,
-  type ResolvedAgent,
-  resolveAgents,
-} from "./agents.js";
+export { agentFor, DEFAULT_AGENT, type ResolvedAgent, resolveAgents } from "./agents.js";
 export { type ChannelAccountConfig, channelAccounts, validatePluginConfig } from "./channels.js";
 export { type ConfigFinding, checkConfig, isLoopback } from "./check.js";
 export { substituteEnv } from "./env.js";
@@ -19,6 +12,12 @@ export {
 } from "./errors.js";
 export { type LoadedConfig, loadConfig, type ParseConfigOptions, parseConfig, parseConfigText } from "./load.js";
 export { isPathEntry, resolveLoadEntry } from "./load-entry.js";
+export {
+  checkMentionPatterns,
+  compileMentionPattern,
+  defaultMentionPatterns,
+  mentionPatternsFor,
+} from "./mention-patterns.js";
 export * from "./schema.js";
 export { knownKeysAt } from "./schema-keys.js";
 export { closestMatch, editDistance } from "./suggest.js";

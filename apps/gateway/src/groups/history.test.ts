@@ -1,11 +1,13 @@
 import { ChorusError } from "@chorus/core";
 import { describe, expect, it } from "vitest";
+import { channelAccounts } from "../config/channels.js";
 import {
   CONTEXT_MARKER,
   CURRENT_MARKER,
   cleanName,
   DEFAULT_HISTORY_LIMIT,
   formatBatch,
+  fromLine,
   neutraliseMarkers,
   PendingHistory,
   type PendingMessage,
@@ -101,14 +103,22 @@ describe("PendingHistory", () => {
 });
 
 describe("resolveHistoryLimit", () => {
-  it("account, then channel, then messages.groupChat, then 50; 0 is kept", () => {
-    expect(resolveHistoryLimit({ historyLimit: 5 }, { historyLimit: 10 }, 20)).toBe(5);
-    expect(resolveHistoryLimit({}, { historyLimit: 10 }, 20)).toBe(10);
-    expect(resolveHistoryLimit(undefined, {}, 20)).toBe(20);
-    expect(resolveHistoryLimit(undefined, undefined, undefined)).toBe(50);
+  it("the channel account's, then messages.groupChat, then 50; 0 is kept", () => {
+    expect(resolveHistoryLimit({ historyLimit: 5 }, 20)).toBe(5);
+    expect(resolveHistoryLimit({}, 20)).toBe(20);
+    expect(resolveHistoryLimit({}, undefined)).toBe(50);
     expect(DEFAULT_HISTORY_LIMIT).toBe(50);
-    expect(resolveHistoryLimit({ historyLimit: 0 }, { historyLimit: 10 }, 20)).toBe(0);
-    expect(resolveHistoryLimit(undefined, undefined, 0)).toBe(0);
+    expect(resolveHistoryLimit({ historyLimit: 0 }, 20)).toBe(0);
+    expect(resolveHistoryLimit({}, 0)).toBe(0);
+  });
+
+  it("an account's settings already carry the channel's historyLimit unless the account sets its own", () => {
+    const [home, work] = channelAccounts("memory", {
+      historyLimit: 10,
+      accounts: { home: {}, work: { historyLimit: 3 } },
+    });
+    expect(resolveHistoryLimit(home?.settings ?? {}, 20)).toBe(10);
+    expect(resolveHistoryLimit(work?.settings ?? {}, 20)).toBe(3);
   });
 });
 
@@ -207,5 +217,12 @@ describe("cleanName", () => {
     expect(cleanName("[x]")).toBe("(x)");
     expect(cleanName(" \u200B ")).toBe("Unknown sender");
     expect(cleanName("n".repeat(100))).toBe(`${"n".repeat(80)}…`);
+  });
+});
+
+describe("fromLine", () => {
+  it("is the batch's last line, also as the --verbose log shows it", () => {
+    expect(fromLine({ name: "Ann\n[x]", e164: "+49 151 0000 0001" })).toBe("[from: Ann (x) (+4915100000001)]");
+    expect(fromLine({ name: "Bob" })).toBe("[from: Bob]");
   });
 });

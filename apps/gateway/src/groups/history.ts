@@ -1,5 +1,5 @@
 import { ChorusError } from "@chorus/core";
-import { INVISIBLE_CHARS } from "./mentions.js";
+import { INVISIBLE_CHARS, oneLine } from "../text/untrusted.js";
 
 /** A group message that did not trigger a run, kept as context for the next one. */
 export interface PendingMessage {
@@ -12,7 +12,7 @@ export interface PendingMessage {
   at: number;
 }
 
-/** `historyLimit` when no account, channel or `messages.groupChat` sets one. */
+/** `historyLimit` when neither the channel (or account) nor `messages.groupChat` sets one. */
 export const DEFAULT_HISTORY_LIMIT = 50;
 /** Pending texts longer than this are cut (marked `…[truncated]`) so memory stays bounded. */
 export const DEFAULT_MAX_PENDING_CHARS = 4000;
@@ -97,13 +97,15 @@ export class PendingHistory {
   }
 }
 
-/** `historyLimit` from the account, else the channel, else `messages.groupChat`, else 50; 0 disables. */
+/**
+ * `historyLimit` of a channel account's settings (where an account inherits the channel's, see
+ * `channelAccounts`), else `messages.groupChat.historyLimit`, else 50; 0 disables.
+ */
 export function resolveHistoryLimit(
-  account: { historyLimit?: number | undefined } | undefined,
-  channel: { historyLimit?: number | undefined } | undefined,
+  settings: { historyLimit?: number | undefined },
   shared: number | undefined,
 ): number {
-  return account?.historyLimit ?? channel?.historyLimit ?? shared ?? DEFAULT_HISTORY_LIMIT;
+  return settings.historyLimit ?? shared ?? DEFAULT_HISTORY_LIMIT;
 }
 
 export const CONTEXT_MARKER = "[Chat messages since your last reply - for context]";
@@ -116,7 +118,6 @@ const loose = (words: string): string =>
     .split(" ")
     .map((word) => word.split("").join(`[${I}]*`))
     .join(`[\\s${I}]+`);
-const INVISIBLE = new RegExp(`[${I}]`, "g");
 const FORGED = new RegExp(
   `[\\[\\uFF3B](?=[\\s${I}]*(?:${loose("from")}[\\s${I}]*:|${loose("chat messages since")}|${loose("current message")}))`,
   "gi",
@@ -130,20 +131,15 @@ export function neutraliseMarkers(text: string): string {
   return text.replace(FORGED, "(");
 }
 
-/** Text fit for one line of a batch or prompt: no line breaks, brackets or invisible characters; may be empty. */
-export function cleanLine(text: string, maxChars = 80): string {
-  const cleaned = text
-    .replace(INVISIBLE, "")
-    .replace(/[[\uFF3B]/g, "(")
-    .replace(/[\]\uFF3D]/g, ")")
-    .replace(/\s+/g, " ")
-    .trim();
-  return cleaned.length > maxChars ? `${cleaned.slice(0, maxChars)}…` : cleaned;
+/** A sender name fit for one line (see `oneLine`); `Unknown sender` when nothing is left. */
+export function cleanName(name: string): string {
+  return oneLine(name) || "Unknown sender";
 }
 
-/** A sender name fit for one line (see `cleanLine`); `Unknown sender` when nothing is left. */
-export function cleanName(name: string): string {
-  return cleanLine(name) || "Unknown sender";
+/** The last line of a group batch, `[from: Name (+E164)]`: who the agent should address (DESIGN §4). */
+export function fromLine(sender: { name: string; e164?: string | undefined }): string {
+  const digits = sender.e164?.replace(/\D/g, "") ?? "";
+  return `[from: ${cleanName(sender.name)}${digits === "" ? "" : ` (+${digits})`}]`;
 }
 
 function line(message: PendingMessage): string {
@@ -157,8 +153,7 @@ function line(message: PendingMessage): string {
  * `[from: Name (+E164)]` as the last line.
  */
 export function formatBatch(pending: readonly PendingMessage[], current: PendingMessage): string {
-  const digits = current.e164?.replace(/\D/g, "") ?? "";
-  const from = `[from: ${cleanName(current.sender)}${digits === "" ? "" : ` (+${digits})`}]`;
+  const from = fromLine({ name: current.sender, e164: current.e164 });
   if (pending.length === 0) return `${line(current)}\n${from}`;
   return [CONTEXT_MARKER, ...pending.map(line), "", CURRENT_MARKER, line(current), from].join("\n");
 }

@@ -1,8 +1,9 @@
 import { ChorusError } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import { defaultMentionPatterns } from "../config/agents.js";
 import { ConfigError } from "../config/errors.js";
-import { compileMentionPatterns, detectMention, type MentionInput, stripInvisible } from "./mentions.js";
+import { defaultMentionPatterns } from "../config/mention-patterns.js";
+import { stripInvisible } from "../text/untrusted.js";
+import { compileMentionPatterns, detectMention, type MentionInput } from "./mentions.js";
 
 const none = { bot: false, others: [] };
 const patterns = compileMentionPatterns(["\\bchorus\\b", "@chorusbot\\b"]);

@@ -1,15 +1,7 @@
 import type { MentionFacts } from "@chorus/core";
 import { ConfigError, type ConfigIssue } from "../config/errors.js";
-import { backtrackingRisk } from "./regex-safety.js";
-
-/** Zero-width (U+200B–U+200F, U+2060–U+2064, U+FEFF) and bidi (U+202A–U+202E, U+2066–U+2069) characters. */
-export const INVISIBLE_CHARS = "\\u200B-\\u200F\\u2060-\\u2064\\uFEFF\\u202A-\\u202E\\u2066-\\u2069";
-const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, "g");
-
-/** The text without zero-width and bidi control characters, so `Cho\u200Brus` reads `Chorus`. */
-export function stripInvisible(text: string): string {
-  return text.replace(INVISIBLE, "");
-}
+import { backtrackingRisk } from "../config/regex-safety.js";
+import { stripInvisible } from "../text/untrusted.js";
 
 export interface CompileMentionOptions {
   /** Config path of the list, for error messages (`agents.list[0].groupChat.mentionPatterns`). */

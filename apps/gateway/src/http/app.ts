@@ -2,7 +2,7 @@ import { ChorusError, isChorusError, messageToolInputSchema } from "@chorus/core
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "pino";
-import type { MessageToolExecutor } from "../runtime/message-tool.js";
+import type { MessageToolCalls } from "../channels/message-tool.js";
 import { bearerMatches } from "./auth.js";
 import type { HookRegistry } from "./hooks.js";
 import { httpStatusFor } from "./status.js";
@@ -21,7 +21,7 @@ export interface HttpAppOptions {
   token: string;
   maxBodyBytes: number;
   hooks: HookRegistry;
-  tools: MessageToolExecutor;
+  tools: MessageToolCalls;
   channels(): ChannelView[];
   /** The webchat page and its Content-Security-Policy, when webchat runs. */
   webchat?: { page: () => string; csp: () => string };
@@ -59,6 +59,9 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     } catch {
       return c.json(errorBody("E_INVALID_INPUT", "request body must be JSON"), 400);
     }
+    // The operator's call: the full parameter set, whatever the channel's reactionLevel (which limits
+    // the agent and the runtime, not whoever holds the token; see the README). Core's reaction
+    // rules and the channel's flags still apply when it runs.
     const parsed = messageToolInputSchema.safeParse(body);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");

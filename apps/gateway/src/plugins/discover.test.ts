@@ -1,7 +1,7 @@
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type DiscoveredChannel, type DiscoverOptions, defaultGatewayDir, discoverChannels } from "./discover.js";
+import { type DiscoveredChannel, type DiscoverOptions, discoverChannels } from "./discover.js";
 import { installFixture, makeTempDir, pluginSource, removeTempDir, writePackage } from "./fixtures.test.util.js";
 import { loadChannelPlugin } from "./load.js";
 
@@ -30,13 +30,6 @@ afterEach(async () => {
 });
 
 const ids = (channels: readonly DiscoveredChannel[]) => channels.map((channel) => `${channel.id}:${channel.source}`);
-
-describe("defaultGatewayDir", () => {
-  it("is the @chorus/gateway package directory", async () => {
-    const pkg = JSON.parse(await readFile(join(defaultGatewayDir(), "package.json"), "utf8"));
-    expect(pkg.name).toBe("@chorus/gateway");
-  });
-});
 
 describe("discoverChannels", () => {
   it("finds a third-party plugin in <home>/plugins/node_modules with its manifest and entry", async () => {

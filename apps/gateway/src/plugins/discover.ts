@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { CHORUS_API_VERSION, type ChannelManifest, type ChannelPlugin, isChorusError } from "@chorus/core";
 import { type PackageReading, readPackageDir } from "./package.js";
 import { pluginsNodeModules, readPluginDependencies } from "./plugins-dir.js";
@@ -52,11 +51,6 @@ export interface DiscoverOptions {
   /** Relative `plugins.load` paths are resolved against this directory (the config file's). */
   configDir: string;
   builtins?: readonly DiscoveredChannel[];
-}
-
-/** The gateway package's directory (this file sits two levels below it, in `src/` or `dist/`). */
-export function defaultGatewayDir(): string {
-  return resolve(fileURLToPath(new URL("../..", import.meta.url)));
 }
 
 /**

@@ -4,7 +4,6 @@ export {
   type DiscoverOptions,
   type Discovery,
   type DiscoveryProblem,
-  defaultGatewayDir,
   discoverChannels,
 } from "./discover.js";
 export { incompatibleApiError, PluginLoadError, type PluginLoadReason } from "./errors.js";
@@ -16,5 +15,6 @@ export {
   listInstalledPackages,
   removePlugin,
 } from "./install.js";
-export { FIRST_PARTY_CHANNEL_IDS, findChannel, installSpecFor, loadChannelPlugin } from "./load.js";
+export { FIRST_PARTY_CHANNEL_IDS, installSpecFor } from "./install-hints.js";
+export { findChannel, loadChannelPlugin } from "./load.js";
 export type { NpmOptions } from "./npm.js";

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type DiscoveredChannel, type DiscoverOptions, type Discovery, discoverChannels } from "./discover.js";
 import { PluginLoadError } from "./errors.js";
 import { type FixturePackage, installFixture, makeTempDir, pluginSource, removeTempDir } from "./fixtures.test.util.js";
-import { findChannel, installSpecFor, loadChannelPlugin } from "./load.js";
+import { findChannel, loadChannelPlugin } from "./load.js";
 
 let root: string;
 let options: DiscoverOptions;
@@ -80,23 +80,6 @@ describe("findChannel", () => {
     expect(() => findChannel("matrix", withProblem)).toThrow(
       'No installed plugin provides channel "matrix". Installed channels: none. Install it with: chorus plugins add chorus-channel-matrix\nProblems found while looking for plugins:\n- plugins.load entry "./x": gone',
     );
-  });
-
-  it("maps every first-party id to its @chorus package", () => {
-    for (const id of [
-      "telegram",
-      "whatsapp",
-      "discord",
-      "slack",
-      "feishu",
-      "signal",
-      "imessage",
-      "nextcloud",
-      "zalouser",
-    ]) {
-      expect(installSpecFor(id)).toBe(`@chorus/channel-${id}`);
-    }
-    expect(installSpecFor("acme")).toBe("chorus-channel-acme");
   });
 });
 

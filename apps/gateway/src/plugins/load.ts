@@ -2,24 +2,7 @@ import { pathToFileURL } from "node:url";
 import { CHORUS_API_VERSION, type ChannelPlugin, channelPluginProblems } from "@chorus/core";
 import type { DiscoveredChannel, Discovery } from "./discover.js";
 import { incompatibleApiError, PluginLoadError } from "./errors.js";
-
-/** Channel ids with a first-party package `@chorus/channel-<id>`. */
-export const FIRST_PARTY_CHANNEL_IDS = [
-  "telegram",
-  "whatsapp",
-  "discord",
-  "slack",
-  "feishu",
-  "signal",
-  "imessage",
-  "nextcloud",
-  "zalouser",
-] as const;
-
-/** The npm package to install for a channel id: first-party where one exists, else `chorus-channel-<id>`. */
-export function installSpecFor(id: string): string {
-  return (FIRST_PARTY_CHANNEL_IDS as readonly string[]).includes(id) ? `@chorus/channel-${id}` : `chorus-channel-${id}`;
-}
+import { installSpecFor } from "./install-hints.js";
 
 /** The discovered channel with this id; throws `unknown-channel` listing what is installed. */
 export function findChannel(id: string, discovery: Discovery): DiscoveredChannel {

@@ -1,15 +1,19 @@
 import type { InboundMessageEvent, Participant } from "@chorus/core";
-import type { ResolvedAgent } from "../config/index.js";
+import type { PairingStore } from "../access/pairing-store.js";
+import { checkAccess } from "../access/policy.js";
+import type { ChannelEntry } from "../channels/registry.js";
+import { applyCommand } from "../commands/apply.js";
+import { parseCommand } from "../commands/parse.js";
+import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
-import { checkAccess, groupConfigFor } from "../groups/access.js";
-import { type ActivationMode, applyCommand, parseCommand } from "../groups/commands.js";
+import { activates, activationOf, configuredActivation } from "../groups/activation.js";
 import { EchoGuard } from "../groups/echo.js";
 import { formatBatch, PendingHistory, type PendingMessage, resolveHistoryLimit } from "../groups/history.js";
+import { introFor } from "../groups/intro.js";
 import { compileMentionPatterns, detectMention } from "../groups/mentions.js";
-import type { PairingStore } from "../groups/pairing.js";
-import { groupIntro } from "../groups/prompt.js";
-import type { SessionInit, SessionStore, TranscriptEntry, TranscriptStore } from "../sessions/index.js";
-import type { ChannelEntry } from "./channel-registry.js";
+import type { SessionInit, SessionStore } from "../sessions/store.js";
+import type { TranscriptStore } from "../sessions/transcript.js";
+import type { TranscriptEntry } from "../sessions/transcript-entry.js";
 
 /** What to do with one inbound message (DESIGN §4). */
 export type GateDecision =
@@ -37,7 +41,12 @@ export interface GateInput {
   summarise(entries: readonly TranscriptEntry[]): Promise<string>;
 }
 
-/** Access control, commands, activation and mention gating, pending history and echo suppression. */
+/**
+ * Decides what one inbound message does, in order: access (`access/policy.ts`), chat commands
+ * (`commands/`), then for groups the activation (`groups/activation.ts`, `groups/mentions.ts`),
+ * pending history (`groups/history.ts`), echo suppression (`groups/echo.ts`) and the intro
+ * (`groups/intro.ts`). Each rule lives in the file named; this class only puts them in order.
+ */
 export class MessageGate {
   readonly pending: PendingHistory;
   readonly #echo = new EchoGuard();
@@ -49,7 +58,6 @@ export class MessageGate {
   async decide(input: GateInput): Promise<GateDecision> {
     const { entry, event, agent, sessionKey, bot, store } = input;
     const { settings } = entry;
-    const group = event.conversation.kind === "group";
     const access = await checkAccess({
       channel: entry.plugin.id,
       accountId: entry.accountId,
@@ -68,9 +76,9 @@ export class MessageGate {
       };
     }
 
-    const defaultActivation: ActivationMode = requireMention(entry, event.conversation.id) ? "mention" : "always";
+    const configured = configuredActivation(settings, event.conversation.id);
     const command = parseCommand(event.text, bot?.name ? { botUsernames: [bot.name] } : {});
-    let commandIgnored = false;
+    let refusedCommand = false;
     if (command) {
       const result = await applyCommand(command, {
         owner: access.owner,
@@ -81,19 +89,17 @@ export class MessageGate {
         transcripts: input.transcripts,
         agent,
         channelLabel: entry.plugin.label,
-        defaultActivation,
+        defaultActivation: configured,
         summarise: input.summarise,
-        pending: this.pending,
+        forget: (key) => this.forget(key),
       });
       if (result.handled) return { kind: "command", reply: result.reply };
-      commandIgnored = true; // a non-owner's /activation: context only
+      refusedCommand = true; // a non-owner's /activation: context only
     }
 
-    const current = pendingOf(event);
-    if (!group) return { kind: "run", userText: event.text, mentioned: true };
+    if (event.conversation.kind !== "group") return { kind: "run", userText: event.text, mentioned: true };
 
-    const session = store.get(sessionKey);
-    const activation = (session?.settings.activation as ActivationMode | undefined) ?? defaultActivation;
+    const activation = activationOf(store.settings(sessionKey), configured);
     const mention = detectMention({
       text: event.text,
       mentions: event.mentions,
@@ -101,45 +107,33 @@ export class MessageGate {
       patterns: compileMentionPatterns(agent.mentionPatterns),
       ...(bot?.e164 ? { botE164: bot.e164 } : {}),
     });
-    const triggered = !commandIgnored && (mention.mentioned || activation === "always");
-    if (!triggered) {
-      this.pending.add(sessionKey, current, this.#historyLimit(entry));
+    const current = pendingOf(event);
+    if (!activates({ activation, mentioned: mention.mentioned, refusedCommand })) {
+      this.pending.add(
+        sessionKey,
+        current,
+        resolveHistoryLimit(settings, this.options.config.messages.groupChat.historyLimit),
+      );
       return {
         kind: "buffered",
-        reason: commandIgnored ? "a command only owners may use; kept as context" : "not mentioned",
+        reason: refusedCommand ? "a command only owners may use; kept as context" : "not mentioned",
       };
     }
     const batch = formatBatch(this.pending.take(sessionKey), current);
     if (this.#echo.isRepeat(sessionKey, batch, mention.mentioned)) return { kind: "echo" };
-    const needsIntro = session?.settings.groupIntroduced !== true;
-    return {
-      kind: "run",
-      userText: batch,
-      mentioned: mention.mentioned,
-      ...(needsIntro
-        ? {
-            intro: groupIntro({
-              channelLabel: entry.plugin.label,
-              ...(event.conversation.title ? { subject: event.conversation.title } : {}),
-              ...(event.conversation.members
-                ? { members: event.conversation.members.filter((m) => !m.isBot).map((m) => m.name ?? m.id) }
-                : {}),
-              activation,
-            }),
-          }
-        : {}),
-    };
+    const intro = introFor(store.settings(sessionKey), {
+      channelLabel: entry.plugin.label,
+      conversation: event.conversation,
+      activation,
+    });
+    return { kind: "run", userText: batch, mentioned: mention.mentioned, ...(intro ? { intro } : {}) };
   }
 
-  #historyLimit(entry: ChannelEntry): number {
-    return resolveHistoryLimit(entry.settings, undefined, this.options.config.messages.groupChat.historyLimit);
+  /** Forgets a conversation's buffered messages and echo memory (`/new`, `/reset`). */
+  forget(sessionKey: string): void {
+    this.pending.clear(sessionKey);
+    this.#echo.clear(sessionKey);
   }
-}
-
-/** `groups.<id>.requireMention`, else `groups["*"].requireMention` (the defaults), else true. */
-function requireMention(entry: ChannelEntry, groupId: string): boolean {
-  const own = groupConfigFor(entry.settings, groupId)?.config.requireMention;
-  return own ?? groupConfigFor(entry.settings, "*")?.config.requireMention ?? true;
 }
 
 function pendingOf(event: InboundMessageEvent): PendingMessage {

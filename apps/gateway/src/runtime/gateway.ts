@@ -1,8 +1,14 @@
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Redactor, secretsOf } from "@chorus/channel-kit";
 import { type ChannelPlugin, ChorusError, toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
+import { pairingFilePath } from "../access/pairing.js";
+import { PairingStore } from "../access/pairing-store.js";
+import { restartBackoffFromEnv } from "../channels/backoff.js";
+import { runAsChannel, runAsGateway } from "../channels/containment.js";
+import { MessageToolExecutor } from "../channels/message-tool.js";
+import { ChannelRegistry } from "../channels/registry.js";
+import { ChannelSupervisor } from "../channels/supervisor.js";
 import {
   agentFor,
   channelAccounts,
@@ -11,26 +17,21 @@ import {
   resolveAgents,
   validatePluginConfig,
 } from "../config/index.js";
-import { PairingStore, pairingFilePath } from "../groups/pairing.js";
 import { type ChorusPaths, channelStateDir } from "../home.js";
 import { createHttpApp } from "../http/app.js";
 import { HookRegistry, hookPath } from "../http/hooks.js";
 import { type ListeningServer, listen } from "../http/server.js";
+import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
-import { SystemEvents } from "../reactions/index.js";
+import { SystemEvents } from "../reaction-notifications/system-events.js";
 import { OpenedSessions, TurnQueue } from "../sessions/index.js";
 import { ChannelStores, EventDeduper, MessageIndex } from "../state/index.js";
+import { TurnRunner } from "../turn/run.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
-import { restartBackoffFromEnv } from "./backoff.js";
-import { ChannelRegistry } from "./channel-registry.js";
-import { runAsChannel, runAsGateway } from "./containment.js";
 import { MessageGate } from "./gate.js";
 import { startHeartbeats } from "./heartbeats.js";
 import { InboundRouter } from "./inbound.js";
-import { MessageToolExecutor } from "./message-tool.js";
-import { ChannelSupervisor } from "./supervisor.js";
 import { resolveToken } from "./token.js";
-import { TurnRunner } from "./turn.js";
 
 export interface StartGatewayOptions {
   paths: ChorusPaths;
@@ -48,8 +49,6 @@ export interface RunningGateway {
   /** Graceful stop: drains in-flight turns, stops channels, flushes stores, closes the server. */
   close(): Promise<void>;
 }
-
-const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** Starts the gateway: channels, agent runtime, HTTP server (DESIGN §5, §6). */
 export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
@@ -76,7 +75,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   // The webchat is reached only with the gateway token: whoever has it is trusted (and an owner).
   channelsConfig.webchat = { dmPolicy: "open", groupPolicy: "open", allowFrom: ["*"], ...config.channels.webchat };
   const discovery = await discoverChannels({
-    gatewayDir: options.gatewayDir ?? PACKAGE_DIR,
+    gatewayDir: options.gatewayDir ?? GATEWAY_PACKAGE_DIR,
     pluginsDir: paths.plugins,
     load: config.plugins.load,
     configDir: dirname(loaded.file),
@@ -85,7 +84,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         id: "webchat",
         packageName: "@chorus/gateway",
         version: "builtin",
-        dir: PACKAGE_DIR,
+        dir: GATEWAY_PACKAGE_DIR,
         manifest: { kind: "channel", id: "webchat", apiVersion: 1 },
         source: "builtin",
         plugin: webchat as ChannelPlugin<unknown>,

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
-import type { ResolvedAgent } from "../config/index.js";
+import type { ChannelRegistry } from "../channels/registry.js";
+import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
-import { DEFAULT_HEARTBEAT_PROMPT, HeartbeatScheduler } from "../groups/heartbeat.js";
+import { DEFAULT_HEARTBEAT_PROMPT, HeartbeatScheduler } from "../heartbeat/scheduler.js";
 import type { AgentSessions, TurnQueue } from "../sessions/index.js";
-import type { ChannelRegistry } from "./channel-registry.js";
-import type { TurnRunner } from "./turn.js";
+import type { TurnRunner } from "../turn/run.js";
 
 export interface HeartbeatDeps {
   config: GatewayConfig;

@@ -1,14 +1,18 @@
-import type { InboundEvent, InboundMessageEvent, InboundReactionEvent, MessageRef } from "@chorus/core";
+import type { InboundEvent, InboundMessageEvent } from "@chorus/core";
 import type { Logger } from "pino";
-import type { ResolvedAgent } from "../config/index.js";
+import type { MessageToolCalls } from "../channels/message-tool.js";
+import type { ChannelEntry } from "../channels/registry.js";
+import { summariseTranscript } from "../commands/compact.js";
+import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
-import { reactionEventText, shouldNotify } from "../reactions/index.js";
-import { type AgentSessions, sessionKeyFor, type TurnQueue } from "../sessions/index.js";
+import { fromLine } from "../groups/history.js";
+import { ReactionNotifier } from "../reaction-notifications/notifier.js";
+import type { AgentSessions } from "../sessions/agent-sessions.js";
+import { sessionKeyFor } from "../sessions/keys.js";
+import type { TurnQueue } from "../sessions/queue.js";
 import type { EventDeduper, MessageIndex } from "../state/index.js";
-import type { ChannelEntry } from "./channel-registry.js";
+import type { TurnRunner } from "../turn/run.js";
 import { type MessageGate, sessionInit } from "./gate.js";
-import type { MessageToolExecutor } from "./message-tool.js";
-import type { TurnRunner } from "./turn.js";
 
 export interface InboundRouterOptions {
   config: GatewayConfig;
@@ -19,19 +23,23 @@ export interface InboundRouterOptions {
   queue: TurnQueue;
   gate: MessageGate;
   turns: TurnRunner;
-  tools: MessageToolExecutor;
+  tools: MessageToolCalls;
   systemEvents: { add(sessionKey: string, text: string): void };
   logger: Logger;
 }
 
 /**
- * Takes every event a channel emits: drops redeliveries, records refs, and per session (in order)
- * applies access control, commands and group gating before an agent turn runs.
+ * Takes every event a channel emits: drops redeliveries; hands reactions to the
+ * `ReactionNotifier`; records a message's ref and, per session (in order), has the gate
+ * (`gate.ts`) decide before an agent turn runs.
  */
 export class InboundRouter {
   readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #reactions: ReactionNotifier;
 
-  constructor(private readonly options: InboundRouterOptions) {}
+  constructor(private readonly options: InboundRouterOptions) {
+    this.#reactions = new ReactionNotifier(options);
+  }
 
   /** Messages queued or being handled right now. */
   get pending(): number {
@@ -45,7 +53,8 @@ export class InboundRouter {
       return;
     }
     if (event.type === "reaction") {
-      const work = this.#reaction(entry, event)
+      const work = this.#reactions
+        .handle(entry, event)
         .catch((error: unknown) => logger.error({ err: error, channel: entry.plugin.id }, "reaction handling failed"))
         .finally(() => this.#inFlight.delete(work));
       this.#inFlight.add(work);
@@ -54,8 +63,10 @@ export class InboundRouter {
     index.put(event.ref);
     const agent = this.options.agentFor(entry);
     const sessionKey = this.#sessionKey(entry, event, agent);
-    const who = `${event.sender.name ?? event.sender.id}${event.sender.e164 ? ` (${event.sender.e164})` : ""}`;
-    const from = event.conversation.kind === "group" ? `[from: ${who}]` : undefined;
+    const from =
+      event.conversation.kind === "group"
+        ? fromLine({ name: event.sender.name ?? event.sender.id, e164: event.sender.e164 })
+        : undefined;
     logger.debug(
       {
         channel: entry.plugin.id,
@@ -91,7 +102,7 @@ export class InboundRouter {
       bot: entry.supervisor.instance?.identity?.(),
       store,
       transcripts,
-      summarise: (entries) => turns.summarise(agent, entries, signal),
+      summarise: (entries) => summariseTranscript(agent, entries, signal),
     });
     const context = { channel: entry.plugin.id, from: event.conversation.id, sender: event.sender.id, sessionKey };
     switch (decision.kind) {
@@ -140,40 +151,6 @@ export class InboundRouter {
     return known?.fromBot === true ? { ...event, replyTo: { ...reply, fromBot: true } } : event;
   }
 
-  /**
-   * Accepted reactions become system events of the conversation's session; never a turn. Whether
-   * the target is the bot's message comes from the index too (the gateway recorded every message
-   * the bot sent, also before a restart), and the stored ref is merged with the event's, never
-   * replaced by it.
-   */
-  async #reaction(entry: ChannelEntry, event: InboundReactionEvent): Promise<void> {
-    const { index } = this.options;
-    const known = await index.get({
-      channel: entry.plugin.id,
-      accountId: entry.accountId,
-      conversationId: event.target.conversationId,
-      messageId: event.target.messageId,
-    });
-    const target = mergeRefs(known, event.target);
-    index.put(target);
-    const bot = entry.supervisor.instance?.identity?.();
-    const accepted = shouldNotify({ ...event, target }, entry.settings, bot?.id);
-    this.options.logger.debug(
-      { channel: entry.plugin.id, from: event.conversation.id, actor: event.actor.id, emoji: event.emoji, accepted },
-      "inbound reaction",
-    );
-    if (!accepted) return;
-    const agent = this.options.agentFor(entry);
-    const sessionKey = sessionKeyFor({
-      agentId: agent.id,
-      channel: entry.plugin.id,
-      conversation: event.conversation,
-      senderId: event.actor.id,
-      dmScope: this.options.config.session.dmScope,
-    });
-    this.options.systemEvents.add(sessionKey, reactionEventText(entry.plugin.label, event));
-  }
-
   async #reply(entry: ChannelEntry, event: InboundMessageEvent, text: string): Promise<void> {
     const conversation = event.conversation;
     try {
@@ -204,18 +181,4 @@ export class InboundRouter {
       dmScope: this.options.config.session.dmScope,
     });
   }
-}
-
-/** What the gateway knows of a message, completed (never overwritten) by what a later event says of it. */
-export function mergeRefs(known: MessageRef | undefined, incoming: MessageRef): MessageRef {
-  if (!known) return incoming;
-  const data = known.data || incoming.data ? { ...known.data, ...incoming.data } : undefined;
-  const fromBot = known.fromBot === true || incoming.fromBot === true ? true : (incoming.fromBot ?? known.fromBot);
-  return {
-    ...known,
-    ...incoming,
-    ...(incoming.threadId === undefined && known.threadId !== undefined ? { threadId: known.threadId } : {}),
-    ...(fromBot === undefined ? {} : { fromBot }),
-    ...(data === undefined ? {} : { data }),
-  };
 }

@@ -34,7 +34,7 @@ for (let turn = Number(first); ; turn++) {
   const conversationId = "g" + (turn % ${KEYS});
   const key = "agent:main:fake:group:" + conversationId;
   const session = store.ensure(key, { agentId: "main", channel: "fake", accountId: "default", conversationId, chatType: "group" });
-  store.update(key, (entry) => ({ turns: entry.turns + 1, settings: { ...entry.settings, lastTurn: turn } }));
+  store.update(key, (entry) => ({ turns: entry.turns + 1, title: String(turn) }));
   const at = new Date().toISOString();
   const padding = "x".repeat(turn % 5 === 0 ? 50000 : 40);
   await transcripts.append(session.sessionId, [
@@ -126,7 +126,7 @@ async function verify(dir: string, progress: Progress): Promise<void> {
     expect(sessionEntryProblem(entry), key).toBeUndefined();
     expect(entry.key).toBe(key);
   }
-  // Every update a completed flush() covered is on disk (lastTurn only grows: later rounds count higher).
+  // Every update a completed flush() covered is on disk (the title holds the last turn, which only grows: later rounds count higher).
   const flushedLastTurn = new Map<string, number>();
   for (const { round, key, turn } of progress.reported) {
     if (turn <= (progress.flushedUpTo[round] ?? -1)) {
@@ -134,7 +134,7 @@ async function verify(dir: string, progress: Progress): Promise<void> {
     }
   }
   for (const [key, turn] of flushedLastTurn) {
-    expect(file.sessions[key]?.settings.lastTurn as number, key).toBeGreaterThanOrEqual(turn);
+    expect(Number(file.sessions[key]?.title), key).toBeGreaterThanOrEqual(turn);
   }
   const reopened = await SessionStore.open(dir, { onWarning: () => undefined });
   expect(reopened.warnings).toEqual([]);

@@ -1,5 +1,6 @@
 import { ChorusError } from "@chorus/core";
 import { z } from "zod";
+import { type SessionSettings, sessionSettingsSchema } from "./settings.js";
 
 /** The `version` this gateway writes to `sessions.json`. */
 export const SESSIONS_FILE_VERSION = 1;
@@ -20,8 +21,8 @@ export interface SessionEntry {
   createdAt: string;
   updatedAt: string;
   turns: number;
-  /** Per-session switches: activation, verbose, think, … */
-  settings: Record<string, unknown>;
+  /** Per-session switches (activation, group intro state, verbose, think); changed with `SessionStore.changeSettings`. */
+  settings: SessionSettings;
 }
 
 /** The JSON of `sessions.json`. */
@@ -46,14 +47,22 @@ const sessionEntrySchema = z.looseObject({
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
   turns: z.number().int().min(0),
-  settings: z.record(z.string(), z.unknown()),
+  settings: sessionSettingsSchema,
 });
 
 /** What is wrong with a session entry (`field: problem; …`), or `undefined` when it is complete. */
 export function sessionEntryProblem(value: unknown): string | undefined {
+  const result = checkEntry(value);
+  return "problem" in result ? result.problem : undefined;
+}
+
+/** The entry as this gateway reads it (settings of the wrong kind dropped), or what is wrong with it. */
+function checkEntry(value: unknown): { entry: SessionEntry } | { problem: string } {
   const result = sessionEntrySchema.safeParse(value);
-  if (result.success) return undefined;
-  return result.error.issues.map((issue) => `${issue.path.join(".") || "entry"}: ${issue.message}`).join("; ");
+  if (result.success) return { entry: result.data as SessionEntry };
+  return {
+    problem: result.error.issues.map((issue) => `${issue.path.join(".") || "entry"}: ${issue.message}`).join("; "),
+  };
 }
 
 /** Throws `E_INVALID_INPUT` naming the field when `entry` is not a complete session entry. */
@@ -96,9 +105,10 @@ export function readSessionsFile(file: string, raw: unknown): ReadSessions {
   const entries: SessionEntry[] = [];
   const problems: string[] = [];
   for (const [key, value] of Object.entries(sessions)) {
+    const checked = checkEntry(value);
     const problem =
-      sessionEntryProblem(value) ?? ((value as SessionEntry).key === key ? undefined : "key: does not match");
-    if (problem === undefined) entries.push(value as SessionEntry);
+      "problem" in checked ? checked.problem : checked.entry.key === key ? undefined : "key: does not match";
+    if (problem === undefined && "entry" in checked) entries.push(checked.entry);
     else problems.push(`${key}: ${problem}`);
   }
   return { entries, problems };

@@ -10,6 +10,15 @@ export {
 } from "./entry.js";
 export { type ParsedSessionKey, parseSessionKey, type SessionKeyInput, sessionKeyFor } from "./keys.js";
 export { type DrainResult, TurnQueue, type TurnQueueOptions } from "./queue.js";
+export {
+  ACTIVATION_MODES,
+  type ActivationMode,
+  type SessionSettings,
+  sessionSettingsSchema,
+  THINK_LEVELS,
+  type ThinkLevel,
+  withSettings,
+} from "./settings.js";
 export { type SessionInit, type SessionPatch, SessionStore, type SessionStoreOptions } from "./store.js";
 export { type ReadTranscriptOptions, TranscriptStore } from "./transcript.js";
 export {

@@ -75,7 +75,7 @@ describe("SessionStore", () => {
     const store = await open({ now: () => clock });
     const created = store.ensure(KEY, group);
     clock = new Date("2030-01-02T00:00:00.000Z");
-    store.update(KEY, { settings: { activation: "always" } });
+    store.changeSettings(KEY, { activation: "always" });
     const updated = store.update(KEY, (current) => ({
       ...current,
       turns: current.turns + 1,
@@ -104,18 +104,18 @@ describe("SessionStore", () => {
 
   it("hands out frozen entries so changes must go through update", async () => {
     const store = await open();
-    const entry = store.ensure(KEY, { ...group, settings: { verbose: true } });
+    const entry = store.changeSettings(KEY, { verbose: true }, group);
     expect(() => {
       (entry as { turns: number }).turns = 5;
     }).toThrow(TypeError);
     expect(() => {
-      entry.settings.verbose = false;
+      (entry.settings as { verbose?: boolean }).verbose = false;
     }).toThrow(TypeError);
   });
 
   it("reset gives a new session id and no turns, keeping settings", async () => {
     const store = await open();
-    const before = store.ensure(KEY, { ...group, settings: { activation: "always" } });
+    const before = store.changeSettings(KEY, { activation: "always" }, group);
     store.update(KEY, { turns: 4 });
     const after = store.reset(KEY);
     expect(after.sessionId).not.toBe(before.sessionId);
@@ -125,7 +125,8 @@ describe("SessionStore", () => {
   it("flush puts everything on disk in the documented format, and a new instance reads it back", async () => {
     const store = await open();
     store.ensure(KEY, group);
-    store.update(KEY, { turns: 3, settings: { think: "high" } });
+    store.update(KEY, { turns: 3 });
+    store.changeSettings(KEY, { think: "high" });
     store.ensure("agent:main:main", { ...group, chatType: "direct", conversationId: "+49", title: undefined });
     expect(store.delete("agent:main:main")).toBe(true);
     expect(store.delete("agent:main:main")).toBe(false);

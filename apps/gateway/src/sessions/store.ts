@@ -17,15 +17,18 @@ import {
   type SessionEntry,
   type SessionsFile,
 } from "./entry.js";
+import { type SessionSettings, withSettings } from "./settings.js";
 
-/** What `ensure` needs to create a session; the rest is generated. */
+/** What `ensure` needs to create a session; the rest is generated (settings start empty). */
 export type SessionInit = Pick<
   SessionEntry,
   "agentId" | "channel" | "accountId" | "conversationId" | "chatType" | "title" | "threadId"
-> & { settings?: Record<string, unknown> };
+>;
 
-/** Fields `update` may change; `updatedAt` is set to now unless given. */
-export type SessionPatch = Partial<Omit<SessionEntry, "key" | "sessionId" | "createdAt">>;
+/** Fields `update` may change; `updatedAt` is set to now unless given. Settings change with `changeSettings`. */
+export type SessionPatch = Partial<Omit<SessionEntry, "key" | "sessionId" | "createdAt" | "settings">>;
+
+const NO_SETTINGS: SessionSettings = Object.freeze({});
 
 export interface SessionStoreOptions {
   /** Failed background writes (default: a process warning); `flush()` also throws them. */
@@ -127,7 +130,7 @@ export class SessionStore {
       createdAt: at,
       updatedAt: at,
       turns: 0,
-      settings: { ...init.settings },
+      settings: {},
     };
     return this.store(entry);
   }
@@ -136,8 +139,33 @@ export class SessionStore {
   update(key: string, patch: SessionPatch | ((entry: SessionEntry) => SessionPatch)): SessionEntry {
     const current = this.require(key);
     const changes = typeof patch === "function" ? patch(current) : patch;
-    const { key: _key, sessionId: _id, createdAt: _created, ...allowed } = changes as Partial<SessionEntry>;
+    const {
+      key: _key,
+      sessionId: _id,
+      createdAt: _created,
+      settings: _settings,
+      ...allowed
+    } = changes as Partial<SessionEntry>;
     return this.store({ ...current, ...allowed, updatedAt: allowed.updatedAt ?? this.now().toISOString() });
+  }
+
+  /** A session's settings; none for a session that does not exist yet. */
+  settings(key: string): SessionSettings {
+    return this.sessions.get(key)?.settings ?? NO_SETTINGS;
+  }
+
+  /**
+   * The one way to change a session's settings (`changes` set to `undefined` remove a setting);
+   * with `init`, a session that does not exist yet is created first.
+   */
+  changeSettings(key: string, changes: SessionSettings, init?: SessionInit): SessionEntry {
+    if (init) this.ensure(key, init);
+    const current = this.require(key);
+    return this.store({
+      ...current,
+      settings: withSettings(current.settings, changes),
+      updatedAt: this.now().toISOString(),
+    });
   }
 
   /** Starts the session over (`/new`, `/reset`): a new session id and no turns; settings stay. */

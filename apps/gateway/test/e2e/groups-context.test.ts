@@ -23,7 +23,12 @@ describe("group context through the real gateway (DESIGN §4)", () => {
       memory: {
         // Ann is the owner (may use /activation); two groups are always-on by config.
         allowFrom: ["+4915100000001"],
-        groups: { "*": {}, "ctx-echo": { requireMention: false }, "ctx-typing": { requireMention: false } },
+        groups: {
+          "*": {},
+          "ctx-echo": { requireMention: false },
+          "ctx-echo-new": { requireMention: false },
+          "ctx-typing": { requireMention: false },
+        },
       },
     });
   });
@@ -131,6 +136,22 @@ describe("group context through the real gateway (DESIGN §4)", () => {
 
     expect(h.requestsSince(mark).map(userText)).toEqual([`Bob: lol\n${FROM_BOB}`, `Bob: lol!!\n${FROM_BOB}`]);
     expect(h.botMessages(group).map((m) => m.text)).toEqual(["😂", "What is so funny?"]);
+  });
+
+  it("/new forgets the echo memory too: the same text after /new is answered again", async () => {
+    const group = h.group("ctx-echo-new");
+    const { platform, model } = h.world;
+    const mark = model.requests.length;
+    model.script({ text: "😂" });
+    platform.userSends({ conversationId: group, senderId: "bob", text: "lol" });
+    await h.botSays(group, "😂");
+    platform.userSends({ conversationId: group, senderId: "ann", text: "/new" });
+    await h.botSays(group, /^Started a new session/);
+    model.script({ text: "Still funny." });
+    platform.userSends({ conversationId: group, senderId: "bob", text: "lol" });
+    await h.botSays(group, "Still funny.");
+
+    expect(h.requestsSince(mark).map(userText)).toEqual([`Bob: lol\n${FROM_BOB}`, `Bob: lol\n${FROM_BOB}`]);
   });
 
   it("typing: `message` mode for an unmentioned always-on turn, `instant` for a mention", async () => {

@@ -67,6 +67,21 @@ describe.each([
     expect(sorted(reactionHistory(h(), trigger.id).put)).toEqual(sorted(ackPut));
     expect(platform.botReactions(trigger.id)).toEqual(canReact ? ["👍"] : []);
   });
+
+  it("does not limit the operator: POST /v1/tools/message reacts at this level too", async () => {
+    const { platform } = h().world;
+    const group = h().group("operator");
+    const message = platform.userSends({ conversationId: group, senderId: "ann", text: "no mention" });
+    const { status, json } = await h().gateway.call("POST", "/v1/tools/message", {
+      channel: "memory",
+      target: group,
+      action: "react",
+      messageId: message.id,
+      emoji: "🎉",
+    });
+    expect({ status, json }).toMatchObject({ status: 200, json: { ok: true, result: { action: "react", op: "add" } } });
+    expect(platform.botReactions(message.id)).toEqual(["🎉"]);
+  });
 });
 
 describe("ack reaction (👀, scope group-mentions)", () => {

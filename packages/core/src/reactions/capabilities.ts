@@ -25,13 +25,3 @@ export const NO_REACTIONS: ReactionCapabilities = Object.freeze({
   addOnly: true,
   list: false,
 });
-
-/** `channels.<id>.reactionLevel` (DESIGN §7): how much the agent and runtime react. */
-export type ReactionLevel = "off" | "ack" | "minimal" | "extensive";
-
-export const REACTION_LEVELS: readonly ReactionLevel[] = ["off", "ack", "minimal", "extensive"];
-
-/** True when the agent itself may call `react` at this level. */
-export function agentMayReact(level: ReactionLevel): boolean {
-  return level === "minimal" || level === "extensive";
-}

@@ -1,8 +1,9 @@
 import { resolveEmoji } from "../emoji/resolve.js";
-import { ReactionVocabulary } from "../emoji/vocabulary.js";
+import type { ReactionVocabulary } from "../emoji/vocabulary.js";
 import { ChorusError, UnsupportedEmojiError } from "../errors.js";
 import type { ReactionCapabilities } from "./capabilities.js";
 import type { ReactCall, ReactionIntent } from "./intent.js";
+import { vocabularyFromNames } from "./vocabulary-of.js";
 
 export interface NormalizeOptions {
   /** The channel's label, used in error messages ("… on Nextcloud Talk"). */
@@ -11,8 +12,6 @@ export interface NormalizeOptions {
 
 /** Longest emoji argument accepted; longer input is not an emoji of any platform. */
 export const MAX_EMOJI_LENGTH = 128;
-
-const fallbackVocabularies = new WeakMap<readonly string[], ReactionVocabulary>();
 
 /**
  * Turns a `react` call into exactly one intent for a channel with these capabilities, or throws
@@ -77,7 +76,7 @@ export function normalizeReaction(
 
   // 6. Tapback-only: the emoji must map onto a kind.
   if (capabilities.tapbackOnly) {
-    const kinds = vocabulary ?? fallbackVocabulary(capabilities.vocabulary ?? []);
+    const kinds = vocabulary ?? vocabularyFromNames(capabilities.vocabulary ?? []);
     const kind = kinds.lookup(emoji);
     if (remove) return kind === undefined ? intentOf("clear", emoji) : intentOf("remove", emoji, kind);
     if (kind === undefined) {
@@ -107,15 +106,6 @@ function intentOf(op: ReactionIntent["op"], emoji: string | undefined, kind?: st
     ...(resolved ? { resolved } : {}),
     ...(kind !== undefined ? { kind } : {}),
   };
-}
-
-function fallbackVocabulary(names: readonly string[]): ReactionVocabulary {
-  let vocabulary = fallbackVocabularies.get(names);
-  if (!vocabulary) {
-    vocabulary = new ReactionVocabulary(names);
-    fallbackVocabularies.set(names, vocabulary);
-  }
-  return vocabulary;
 }
 
 interface CheckedCall {

@@ -1,5 +1,6 @@
 import type { ReactionVocabulary } from "../emoji/vocabulary.js";
-import type { ReactionCapabilities, ReactionLevel } from "../reactions/capabilities.js";
+import type { ReactionCapabilities } from "../reactions/capabilities.js";
+import { type ReactionLevel, reactionGuidance } from "../reactions/level.js";
 
 /** The rules of reacting on a channel, in words the agent reads in the tool description. */
 export function describeReactionRules(
@@ -8,8 +9,8 @@ export function describeReactionRules(
   vocabulary?: ReactionVocabulary,
 ): string[] {
   const rules: string[] = [];
-  if (level === "minimal") rules.push("React sparingly: only when a reaction says more than words.");
-  if (level === "extensive") rules.push("React freely where it fits the conversation.");
+  const guidance = reactionGuidance(level);
+  if (guidance !== undefined) rules.push(guidance);
   const names = vocabulary?.names ?? reactions.vocabulary;
   if (reactions.tapbackOnly && names) {
     rules.push(`emoji must be one of ${names.join(", ")} (or an emoji that means one of them).`);

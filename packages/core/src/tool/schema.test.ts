@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { defineVocabulary } from "../emoji/vocabulary.js";
 import { ChorusError } from "../errors.js";
 import type { ChannelCapabilities } from "../plugin/plugin.js";
-import type { ReactionCapabilities, ReactionLevel } from "../reactions/capabilities.js";
+import type { ReactionCapabilities } from "../reactions/capabilities.js";
+import { type ReactionLevel, reactionGuidance } from "../reactions/level.js";
 import { buildMessageTool, type MessageToolDefinition } from "./schema.js";
 
 const reactionFlags = (partial: Partial<ReactionCapabilities>): ReactionCapabilities => ({
@@ -192,10 +193,15 @@ describe("buildMessageTool: descriptions state the rules", () => {
     );
   });
 
-  it("adds the level's advice", () => {
+  it("adds the level's advice, in the words of reactionGuidance (the system prompt uses the same)", () => {
     expect(buildMessageTool({ capabilities: discord, reactionLevel: "extensive" }).description).toContain(
       "React freely",
     );
+    for (const reactionLevel of ["minimal", "extensive"] as const) {
+      expect(buildMessageTool({ capabilities: discord, reactionLevel }).description).toContain(
+        reactionGuidance(reactionLevel) as string,
+      );
+    }
   });
 });
 

@@ -2,14 +2,15 @@ import { z } from "zod";
 import type { ReactionVocabulary } from "../emoji/vocabulary.js";
 import { ChorusError } from "../errors.js";
 import type { ChannelCapabilities } from "../plugin/plugin.js";
-import { agentMayReact, type ReactionCapabilities, type ReactionLevel } from "../reactions/capabilities.js";
+import type { ReactionCapabilities } from "../reactions/capabilities.js";
+import { agentMayReact, type ReactionLevel, resolveReactionLevel } from "../reactions/level.js";
 import { MAX_EMOJI_LENGTH } from "../reactions/normalize.js";
 import { describeReactionRules } from "./describe.js";
 import { type MessageAction, type MessageToolInput, messageToolInputSchema, routingSchemas } from "./input.js";
 
 export interface MessageToolOptions {
   capabilities: ChannelCapabilities;
-  /** `channels.<id>.reactionLevel`; `off` and `ack` hide `react` from the agent. Default `minimal`. */
+  /** `channels.<id>.reactionLevel`; `off` and `ack` hide `react` from the agent. Default: `DEFAULT_REACTION_LEVEL`. */
   reactionLevel?: ReactionLevel;
   /** Channel label for descriptions and errors (`Telegram`). */
   channel?: string;
@@ -30,7 +31,7 @@ export interface MessageToolDefinition {
 /** Builds the `message` tool for a channel's capabilities and reaction level (DESIGN §2.5). */
 export function buildMessageTool(options: MessageToolOptions): MessageToolDefinition {
   const { capabilities, channel = "this channel" } = options;
-  const level = options.reactionLevel ?? "minimal";
+  const level = resolveReactionLevel(options.reactionLevel);
   const reactions = capabilities.reactions;
   const canReact = agentMayReact(level);
   const actions: MessageAction[] = ["send"];

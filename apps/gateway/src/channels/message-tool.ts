@@ -1,0 +1,90 @@
+import {
+  ChorusError,
+  type ConversationAddress,
+  type MessageRef,
+  type MessageToolInput,
+  type MessageToolSuccess,
+  performReaction,
+  toChorusError,
+} from "@chorus/core";
+import type { MessageIndex } from "../state/index.js";
+import type { ChannelEntry, ChannelRegistry } from "./registry.js";
+
+/** Where a call made inside a turn defaults to: the conversation and message being answered. */
+export interface TurnScope {
+  channel: string;
+  accountId: string;
+  conversation: ConversationAddress;
+  message?: MessageRef;
+}
+
+/** What runs `message` tool calls: the turn's agent, the HTTP API (and through it the CLI). */
+export interface MessageToolCalls {
+  execute(input: MessageToolInput, scope?: TurnScope): Promise<MessageToolSuccess>;
+}
+
+/** Executes `message` tool calls (send, react, reactions) for agents, the HTTP API and the CLI. */
+export class MessageToolExecutor implements MessageToolCalls {
+  constructor(
+    private readonly registry: ChannelRegistry,
+    private readonly index: MessageIndex,
+  ) {}
+
+  async execute(input: MessageToolInput, scope?: TurnScope): Promise<MessageToolSuccess> {
+    const channel = input.channel ?? scope?.channel;
+    if (!channel) throw new ChorusError("E_INVALID_INPUT", "channel is required outside a conversation turn");
+    const sameChannel =
+      scope !== undefined && channel === scope.channel && (input.account ?? scope.accountId) === scope.accountId;
+    const entry = this.registry.get(channel, input.account ?? (sameChannel ? scope?.accountId : undefined));
+    const target = input.target ?? (sameChannel ? scope?.conversation.id : undefined);
+    if (!target)
+      throw new ChorusError("E_INVALID_INPUT", "target (the conversation id) is required outside a conversation turn");
+    const conversation: ConversationAddress =
+      sameChannel && scope?.conversation.id === target ? scope.conversation : { id: target };
+    const instance = this.registry.instanceOf(entry);
+
+    return this.#guard(entry, async () => {
+      if (input.action === "send") {
+        const replyTo = input.replyTo ? await this.#ref(entry, conversation, input.replyTo) : undefined;
+        const ref = await instance.send(conversation, { text: input.text ?? "", ...(replyTo ? { replyTo } : {}) });
+        this.index.put(ref);
+        return { ok: true, action: "send", messageId: ref.messageId };
+      }
+      const messageId = input.messageId ?? (scope?.conversation.id === target ? scope?.message?.messageId : undefined);
+      if (!messageId) throw new ChorusError("E_INVALID_INPUT", "messageId is required outside a conversation turn");
+      const ref = await this.#ref(entry, conversation, messageId);
+      if (input.action === "reactions") {
+        if (!entry.plugin.capabilities.reactions.list || !instance.listReactions) {
+          throw new ChorusError("E_UNSUPPORTED", `${entry.plugin.label} cannot list reactions on a message.`);
+        }
+        return { ok: true, action: "reactions", reactions: await instance.listReactions(ref) };
+      }
+      const call = {
+        ...(input.emoji !== undefined ? { emoji: input.emoji } : {}),
+        ...(input.remove !== undefined ? { remove: input.remove } : {}),
+        ...(input.clearAll !== undefined ? { clearAll: input.clearAll } : {}),
+      };
+      return performReaction({ plugin: entry.plugin, instance, ref, call });
+    });
+  }
+
+  /** The full ref of a message id: from the index, else completed by the plugin. */
+  async #ref(entry: ChannelEntry, conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
+    const key = { channel: entry.plugin.id, accountId: entry.accountId, conversationId: conversation.id, messageId };
+    const known = await this.index.get(key);
+    if (known) return known;
+    const ref = await this.registry.instanceOf(entry).resolveMessageRef(conversation, messageId);
+    this.index.put(ref);
+    return ref;
+  }
+
+  /** Runs a plugin call; an untyped throw is a crash the supervisor hears about. */
+  async #guard<T>(entry: ChannelEntry, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      entry.supervisor.reportFailure(error);
+      throw entry.redactor.error(toChorusError(error, `${entry.plugin.label} failed`));
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import type { InboundReactionEvent, MessageRef } from "@chorus/core";
+import type { Logger } from "pino";
+import type { ChannelEntry } from "../channels/registry.js";
+import type { ResolvedAgent } from "../config/agents.js";
+import type { GatewayConfig } from "../config/schema.js";
+import { sessionKeyFor } from "../sessions/keys.js";
+import type { MessageIndex } from "../state/message-index.js";
+import { reactionEventText, shouldNotify } from "./notify.js";
+
+export interface ReactionNotifierOptions {
+  config: Pick<GatewayConfig, "session">;
+  agentFor(entry: ChannelEntry): ResolvedAgent;
+  index: Pick<MessageIndex, "get" | "put">;
+  /** Notes for a session's next turn. */
+  systemEvents: { add(sessionKey: string, text: string): void };
+  logger: Logger;
+}
+
+/**
+ * Inbound reaction notifications (DESIGN §7): a reaction someone made becomes a system event of
+ * its conversation's session when `reactionNotifications` accepts it (see `shouldNotify`); it
+ * never starts a turn. Whether the target is the bot's message comes from the index too (the
+ * gateway recorded every message the bot sent, also before a restart), and the stored ref is
+ * merged with the event's, never replaced by it.
+ */
+export class ReactionNotifier {
+  constructor(private readonly options: ReactionNotifierOptions) {}
+
+  async handle(entry: ChannelEntry, event: InboundReactionEvent): Promise<void> {
+    const { index } = this.options;
+    const known = await index.get({
+      channel: entry.plugin.id,
+      accountId: entry.accountId,
+      conversationId: event.target.conversationId,
+      messageId: event.target.messageId,
+    });
+    const target = mergeRefs(known, event.target);
+    index.put(target);
+    const bot = entry.supervisor.instance?.identity?.();
+    const accepted = shouldNotify({ ...event, target }, entry.settings, bot?.id);
+    this.options.logger.debug(
+      { channel: entry.plugin.id, from: event.conversation.id, actor: event.actor.id, emoji: event.emoji, accepted },
+      "inbound reaction",
+    );
+    if (!accepted) return;
+    const agent = this.options.agentFor(entry);
+    const sessionKey = sessionKeyFor({
+      agentId: agent.id,
+      channel: entry.plugin.id,
+      conversation: event.conversation,
+      senderId: event.actor.id,
+      dmScope: this.options.config.session.dmScope,
+    });
+    this.options.systemEvents.add(sessionKey, reactionEventText(entry.plugin.label, event));
+  }
+}
+
+/** What the gateway knows of a message, completed (never overwritten) by what a later event says of it. */
+export function mergeRefs(known: MessageRef | undefined, incoming: MessageRef): MessageRef {
+  if (!known) return incoming;
+  const data = known.data || incoming.data ? { ...known.data, ...incoming.data } : undefined;
+  const fromBot = known.fromBot === true || incoming.fromBot === true ? true : (incoming.fromBot ?? known.fromBot);
+  return {
+    ...known,
+    ...incoming,
+    ...(incoming.threadId === undefined && known.threadId !== undefined ? { threadId: known.threadId } : {}),
+    ...(fromBot === undefined ? {} : { fromBot }),
+    ...(data === undefined ? {} : { data }),
+  };
+}

@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redactor } from "@chorus/channel-kit";
+import { type InboundMessageEvent, silentLogger } from "@chorus/core";
+import { createMemoryChannel } from "@chorus/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PairingStore } from "../access/pairing-store.js";
+import type { ChannelEntry } from "../channels/registry.js";
+import { ChannelSupervisor } from "../channels/supervisor.js";
+import { resolveAgents } from "../config/agents.js";
+import { parseConfig } from "../config/load.js";
+import { SessionStore } from "../sessions/store.js";
+import { TranscriptStore } from "../sessions/transcript.js";
+import { type GateDecision, MessageGate } from "./gate.js";
+
+const config = parseConfig({}, { env: {} });
+const [agent] = resolveAgents(config);
+const plugin = createMemoryChannel();
+/** A channel account whose groups are always-on and open to everyone; never started (the gate needs none). */
+const entry: ChannelEntry = {
+  plugin: plugin as never,
+  accountId: "default",
+  settings: { groupPolicy: "open", groups: { "*": { requireMention: false } } },
+  supervisor: new ChannelSupervisor({
+    plugin: plugin as never,
+    accountId: "default",
+    logger: silentLogger,
+    context: () => {
+      throw new Error("not started in this test");
+    },
+  }),
+  redactor: new Redactor(),
+};
+const KEY = "agent:main:memory:group:g1";
+
+let dir: string;
+let gate: MessageGate;
+let store: SessionStore;
+let seq = 0;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "chorus-gate-"));
+  gate = new MessageGate({ config, pairing: await PairingStore.open(join(dir, "pairing.json")) });
+  store = await SessionStore.open(dir);
+});
+afterEach(async () => {
+  await store.flush();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Bob writes `text` in group g1 without mentioning the bot. */
+function decide(text: string, sender = { id: "bob", name: "Bob" }): Promise<GateDecision> {
+  seq++;
+  const event: InboundMessageEvent = {
+    type: "message",
+    eventId: `e${seq}`,
+    conversation: { id: "g1", kind: "group", title: "Family" },
+    sender,
+    text,
+    mentions: { bot: false, others: [] },
+    ref: { channel: "memory", accountId: "default", conversationId: "g1", messageId: `m${seq}` },
+    timestamp: 1_700_000_000_000 + seq,
+  };
+  return gate.decide({
+    entry,
+    event,
+    agent: agent as NonNullable<typeof agent>,
+    sessionKey: KEY,
+    bot: undefined,
+    store,
+    transcripts: new TranscriptStore(dir),
+    summarise: async () => "",
+  });
+}
+
+describe("MessageGate in an always-on group", () => {
+  it("answers the same text twice without a mention once (echo suppression)", async () => {
+    expect((await decide("lol")).kind).toBe("run");
+    expect((await decide("lol")).kind).toBe("echo");
+  });
+
+  it.each(["/new", "/reset"])(
+    "%s forgets the echo memory: the same text right after is answered again",
+    async (command) => {
+      expect((await decide("lol")).kind).toBe("run");
+      expect(await decide(command)).toMatchObject({
+        kind: "command",
+        reply: expect.stringMatching(/^Started a new session/),
+      });
+      expect((await decide("lol")).kind).toBe("run");
+    },
+  );
+});

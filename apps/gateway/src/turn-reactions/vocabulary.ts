@@ -1,0 +1,36 @@
+import { emojiKey, normalizeShortcode, resolveEmoji, vocabularyOf } from "@chorus/core";
+import type { ReactionPlugin } from "./target.js";
+
+/** What the ack falls back to where the configured emoji is not allowed. */
+export const ACK_FALLBACKS: readonly string[] = ["👀", "👍", "❤️"];
+
+/**
+ * Every form of `emoji` and then of `fallbacks` the channel's vocabulary allows, best first and
+ * without repeats; on an open vocabulary the same list as given (the platform has the last word).
+ * Empty for an empty `emoji`.
+ */
+export function candidatesFor(emoji: string, plugin: ReactionPlugin, fallbacks: readonly string[]): string[] {
+  // An empty emoji in the config means "none", not "any fallback".
+  if (emoji.trim() === "") return [];
+  const vocabulary = vocabularyOf(plugin);
+  const found: string[] = [];
+  for (const candidate of [emoji, ...fallbacks]) {
+    if (candidate.trim() === "") continue;
+    const form = vocabulary ? vocabulary.lookup(candidate) : candidate.trim();
+    if (form !== undefined && !found.some((known) => sameReaction(known, form, plugin))) found.push(form);
+  }
+  return found;
+}
+
+/** True when `a` and `b` are the same reaction on this channel (emoji, shortcode or platform name). */
+export function sameReaction(a: string, b: string, plugin: ReactionPlugin): boolean {
+  const vocabulary = vocabularyOf(plugin);
+  if (vocabulary) {
+    const left = vocabulary.lookup(a);
+    if (left !== undefined) return left === vocabulary.lookup(b);
+  }
+  const left = resolveEmoji(a);
+  const right = resolveEmoji(b);
+  if (left && right) return emojiKey(left.bare) === emojiKey(right.bare);
+  return normalizeShortcode(a) === normalizeShortcode(b) || emojiKey(a) === emojiKey(b);
+}

@@ -1,0 +1,170 @@
+import {
+  type Conversation,
+  type ConversationAddress,
+  type MessageRef,
+  resolveReactionLevel,
+  toChorusError,
+} from "@chorus/core";
+import type { Logger } from "pino";
+import { runTurn } from "../agent/run-turn.js";
+import type { TurnResult } from "../agent/types.js";
+import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
+import type { ChannelEntry } from "../channels/registry.js";
+import type { ResolvedAgent } from "../config/agents.js";
+import type { GatewayConfig } from "../config/schema.js";
+import { isSilent } from "../no-reply.js";
+import type { AgentSessions } from "../sessions/agent-sessions.js";
+import type { SessionInit } from "../sessions/store.js";
+import { TurnReactions } from "../turn-reactions/turn.js";
+import { turnSystemPrompt } from "./prompt.js";
+import { failureNotice, sendReply } from "./reply.js";
+import { bindMessageTool, MessageToolDefinitions } from "./tool-binding.js";
+import { commitTurn, readHistory } from "./transcript.js";
+import { TurnTyping, typingModeFor } from "./typing.js";
+import { announceToolCalls } from "./verbose.js";
+
+export interface TurnRunnerOptions {
+  config: GatewayConfig;
+  sessionsOf(agentId: string): Promise<AgentSessions>;
+  tools: MessageToolCalls;
+  /** Notes for a session's next turn (reaction notifications). */
+  systemEvents: { drain(sessionKey: string): string[] };
+  logger: Logger;
+}
+
+/** The message that triggered a turn (absent for heartbeats). */
+export interface TurnTrigger {
+  ref: MessageRef;
+  senderName: string;
+  text: string;
+}
+
+export interface TurnRequest {
+  entry: ChannelEntry;
+  agent: ResolvedAgent;
+  sessionKey: string;
+  init: SessionInit;
+  conversation: Conversation;
+  trigger?: TurnTrigger;
+  /** What the model receives as the user message (the group batch, or the DM text). */
+  userText: string;
+  /** The bot was mentioned (or it is a DM): typing and ack scope depend on it. */
+  mentioned: boolean;
+  /** The group introduction for the system prompt (first turn, after /activation). */
+  intro?: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs one agent turn, in order: the session's history, the system prompt, the turn's reactions
+ * and typing, the model with the `message` tool, the reply (or silence), then the commit to the
+ * transcript. Each policy lives in its own file of `turn/` (see the gateway README).
+ */
+export class TurnRunner {
+  readonly #definitions = new MessageToolDefinitions();
+
+  constructor(private readonly options: TurnRunnerOptions) {}
+
+  async run(request: TurnRequest): Promise<void> {
+    const { config, tools, logger } = this.options;
+    const { entry, agent, sessionKey, conversation, trigger } = request;
+    const { store, transcripts } = await this.options.sessionsOf(agent.id);
+    const session = store.ensure(sessionKey, request.init);
+    const { history, summaries } = await readHistory(
+      transcripts,
+      session.sessionId,
+      config.agents.defaults.historyMessages,
+    );
+    const reactionLevel = resolveReactionLevel(entry.settings.reactionLevel);
+    const address: ConversationAddress = {
+      id: conversation.id,
+      ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
+    };
+    const scope: TurnScope = {
+      channel: entry.plugin.id,
+      accountId: entry.accountId,
+      conversation: address,
+      ...(trigger ? { message: trigger.ref } : {}),
+    };
+    const system = turnSystemPrompt({
+      agent,
+      channelLabel: entry.plugin.label,
+      chatType: conversation.kind,
+      reactionLevel,
+      intro: request.intro,
+      summaries,
+      events: this.options.systemEvents.drain(sessionKey),
+      think: session.settings.think,
+    });
+
+    const instance = entry.supervisor.instance;
+    const reactions =
+      trigger && instance
+        ? new TurnReactions({
+            target: { plugin: entry.plugin, instance, ref: trigger.ref },
+            messages: config.messages,
+            chatType: conversation.kind,
+            mentioned: request.mentioned,
+            reactionLevel,
+            logger,
+          })
+        : undefined;
+    const typing = new TurnTyping({
+      entry,
+      conversation: address,
+      mode: typingModeFor(config.agents.defaults.typingMode, conversation.kind, request.mentioned),
+      logger,
+    });
+    reactions?.begin();
+    typing.start();
+
+    let result: TurnResult | undefined;
+    let reply: string;
+    let failed = false;
+    try {
+      reactions?.progress("thinking");
+      result = await runTurn({
+        model: agent.model,
+        system,
+        history,
+        user: request.userText,
+        tool: bindMessageTool({
+          definition: this.#definitions.for(entry, reactionLevel),
+          tools,
+          scope,
+          trigger,
+          reactions,
+        }),
+        maxSteps: config.agents.defaults.maxSteps,
+        signal: request.signal,
+      });
+      reply = result.text.trim();
+    } catch (error) {
+      failed = true;
+      const failure = toChorusError(error);
+      logger.warn({ sessionKey, code: failure.code, err: failure.message }, "the agent could not answer");
+      reply = failureNotice(agent.name, failure);
+    }
+
+    const silent = isSilent(reply);
+    let replyId: string | undefined;
+    if (!silent) {
+      await typing.beforeReply();
+      if (session.settings.verbose === true) await announceToolCalls(tools, result, scope);
+      replyId = await sendReply(tools, reply, { conversation, trigger, scope }, { logger, sessionKey });
+    }
+    await typing.end();
+    await reactions?.end(failed ? "error" : silent ? "noreply" : "done");
+    await commitTurn({
+      store,
+      transcripts,
+      session,
+      userText: request.userText,
+      trigger,
+      result,
+      reply,
+      replyId,
+      introduced: request.intro !== undefined,
+    });
+  }
+}
