@@ -44,35 +44,42 @@ function lastMatchAt(text: string, pattern: RegExp, max: number): number {
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Code units before a cut that are segmented to find the grapheme boundary (a cluster is never this long in practice). */
+const SNAP_WINDOW = 1024;
 
 /** Longest prefix that measures within `limit` and ends on a grapheme boundary (at least one code point). */
 function largestFittingPrefix(text: string, limit: number, measure: TextMeasure): number {
-  // Segment only a prefix that already measures over the limit: segmenting the whole rest on
-  // every cut made long texts quadratic. Its last segment may be a cut-off grapheme, so drop it;
-  // and it must end on a code point, or the break before a half pair would be misjudged.
-  let size = Math.min(text.length, limit + 1);
-  while (size < text.length && measure(text.slice(0, size)) <= limit) size = Math.min(text.length, size * 2);
-  if (size < text.length && isHighSurrogate(text.charCodeAt(size - 1))) size++;
-  const ends: number[] = [];
-  for (const { index, segment } of segmenter.segment(text.slice(0, size))) ends.push(index + segment.length);
-  if (size < text.length) ends.pop();
-  let lo = 0;
-  let hi = ends.length - 1;
+  const fits = longestFitting(text, limit, measure);
+  // Grapheme segmentation is slow (ICU, microseconds per cluster): segment only a window before
+  // the cut, never the whole prefix, and take its last boundary that still fits.
+  if (fits === text.length) return fits;
+  const start = Math.max(0, fits - SNAP_WINDOW);
+  const end = Math.min(text.length, fits + 64);
   let best = 0;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const end = ends[mid] as number;
-    if (measure(text.slice(0, end)) <= limit) {
-      best = end;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
+  for (const { index } of segmenter.segment(text.slice(start, end))) {
+    const at = start + index;
+    if (at > fits) break;
+    if (at > 0) best = at;
   }
   if (best > 0) return best;
   // One grapheme longer than the limit: cut it between code points.
   const first = text.codePointAt(0) ?? 0;
   return first > 0xffff ? 2 : 1;
+}
+
+/** Longest prefix (in code units, not cutting a surrogate pair) that measures within `limit`. */
+function longestFitting(text: string, limit: number, measure: TextMeasure): number {
+  // Measure growing prefixes first, so a long text is never measured whole at every cut.
+  let size = Math.min(text.length, limit + 1);
+  while (size < text.length && measure(text.slice(0, size)) <= limit) size = Math.min(text.length, size * 2);
+  let lo = 0;
+  let hi = size;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (measure(text.slice(0, mid)) <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo > 0 && lo < text.length && isHighSurrogate(text.charCodeAt(lo - 1)) ? lo - 1 : lo;
 }
 
 function isHighSurrogate(code: number): boolean {
