@@ -25,8 +25,7 @@ describe("installSpecFor", () => {
   it("names @chorus/channel-<id> for every first-party id, and chorus-channel-<id> for any other", () => {
     for (const id of FIRST_PARTY_CHANNEL_IDS) expect(installSpecFor(id)).toBe(`@chorus/channel-${id}`);
     expect(installSpecFor("acme")).toBe("chorus-channel-acme");
-    // Planned first-party channels have no package yet: no hint may name one.
-    for (const id of ["slack", "feishu", "signal", "zalouser"]) expect(installSpecFor(id)).toBe(`chorus-channel-${id}`);
+    expect(installSpecFor("matrix")).toBe("chorus-channel-matrix");
   });
 
   it("the first-party list is exactly the workspace's publishable channel packages", async () => {

@@ -4,7 +4,17 @@
  * checks this list against the workspace's channel packages); any other id gets the third-party
  * name, `chorus-channel-<id>`.
  */
-export const FIRST_PARTY_CHANNEL_IDS = ["discord", "imessage", "nextcloud", "telegram", "whatsapp"] as const;
+export const FIRST_PARTY_CHANNEL_IDS = [
+  "discord",
+  "feishu",
+  "imessage",
+  "nextcloud",
+  "signal",
+  "slack",
+  "telegram",
+  "whatsapp",
+  "zalouser",
+] as const;
 
 /** The npm package to install for a channel id: first-party where one is published, else `chorus-channel-<id>`. */
 export function installSpecFor(id: string): string {

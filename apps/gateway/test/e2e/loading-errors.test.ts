@@ -43,12 +43,11 @@ describe("chorus start refuses a channel it cannot load, saying why and what to 
     expect(await records.imports()).toEqual([]);
   });
 
-  it("a planned first-party channel that has no package yet: never names a @chorus package that does not exist", async () => {
-    const home = await homeWith({ channels: { slack: { botToken: "xoxb-not-used" } } });
+  it("a first-party channel that is not installed: names its @chorus/channel-<id> package, never the config's secret", async () => {
+    const home = await homeWith({ channels: { slack: { botToken: "xoxb-not-used-0123456789" } } });
     const run = await refusedStart(home);
     expect(run.stderr).toContain('No installed plugin provides channel "slack".');
-    expect(run.stderr).toContain("Install it with: chorus plugins add chorus-channel-slack");
-    expect(run.stderr).not.toContain("@chorus/channel-slack");
+    expect(run.stderr).toContain("Install it with: chorus plugins add @chorus/channel-slack");
     expect(run.stderr).not.toContain("xoxb-not-used");
   });
 
