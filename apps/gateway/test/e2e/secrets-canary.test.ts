@@ -19,6 +19,12 @@ const CANARY: Record<string, string> = {
   imessagePassword: "canary-bluebubbles-password-5f6e7d",
   imessageWebhookSecret: "canary-bluebubbles-webhook-secret-8a9b0c",
   discordToken: "canary-discord.MTA5ODc2NTQz.c4n4ry-everywhere",
+  slackBotToken: "xoxb-canary-0000000001-slackbot",
+  slackAppToken: "xapp-1-canary-slack-app-token-01",
+  slackSigningSecret: "canary-slack-signing-secret-0123456",
+  feishuAppSecret: "canaryFeishuAppSecret0123456789ab",
+  feishuEncryptKey: "canary-feishu-encrypt-key-987654",
+  signalPassword: "canary-signal-proxy-password-4321",
 };
 
 interface ChannelRow {
@@ -48,7 +54,9 @@ describe("canary secrets of every channel against unreachable and refusing platf
     gateway = await startGatewayProcess({
       home,
       config: {
-        plugins: { load: ["telegram", "nextcloud", "imessage", "whatsapp", "discord"].map(plugin) },
+        plugins: {
+          load: ["telegram", "nextcloud", "imessage", "whatsapp", "discord", "slack", "feishu", "signal"].map(plugin),
+        },
         channels: {
           telegram: {
             accounts: {
@@ -64,6 +72,34 @@ describe("canary secrets of every channel against unreachable and refusing platf
             retries: 0,
           },
           discord: { token: CANARY.discordToken, apiRoot: `${nowhere}/api`, retries: 0, timeoutMs: 1_000 },
+          slack: {
+            accounts: {
+              socket: { botToken: CANARY.slackBotToken, appToken: CANARY.slackAppToken, apiUrl: `${nowhere}/api/` },
+              http: {
+                mode: "http",
+                botToken: CANARY.slackBotToken,
+                signingSecret: CANARY.slackSigningSecret,
+                apiUrl: `${nowhere}/api/`,
+              },
+            },
+            retries: 0,
+            timeoutMs: 1_000,
+          },
+          feishu: {
+            appId: "cli_0123456789abcdef",
+            appSecret: CANARY.feishuAppSecret,
+            encryptKey: CANARY.feishuEncryptKey,
+            domain: nowhere,
+            retries: 0,
+            timeoutMs: 1_000,
+          },
+          signal: {
+            account: "+15550004321",
+            httpUrl: nowhere,
+            auth: { username: "chorus", password: CANARY.signalPassword },
+            retries: 0,
+            timeoutMs: 1_000,
+          },
           whatsapp: { waWebSocketUrl: nowhere.replace("http:", "ws:"), connectTimeoutMs: 1_000 },
         },
       },
@@ -100,7 +136,7 @@ describe("canary secrets of every channel against unreachable and refusing platf
     const failing = await waitFor(
       async () => {
         const rows = (await channels()).filter((c) => c.id !== "webchat");
-        return rows.length === 6 && rows.every((r) => r.status.state === "degraded") ? rows : undefined;
+        return rows.length === 10 && rows.every((r) => r.status.state === "degraded") ? rows : undefined;
       },
       { timeoutMs: 20_000, message: "every channel account degraded with a reason" },
     ).catch(async (error: Error) => {
