@@ -1,7 +1,8 @@
 import { containChannelErrors } from "../channels/containment.js";
 import { createLogger } from "../log.js";
 import { startGateway } from "../runtime/gateway.js";
-import { cliContext } from "./context.js";
+import { validateInstallation, validationError } from "../checks/validate.js";
+import { cliContext, cliPaths } from "./context.js";
 import { progress } from "./output.js";
 
 /** `chorus start`: runs the gateway until SIGINT/SIGTERM. */
@@ -11,6 +12,9 @@ export async function startCommand(options: {
   port?: number;
   bind?: string;
 }): Promise<void> {
+  // The same validation as `chorus config check`: every problem at once, or none.
+  const error = validationError(await validateInstallation(cliPaths(options)));
+  if (error) throw error;
   const ctx = await cliContext(options);
   if (options.port !== undefined) ctx.loaded.config.gateway.port = options.port;
   if (options.bind !== undefined) ctx.loaded.config.gateway.bind = options.bind;

@@ -17,6 +17,8 @@ export interface ConfigFinding {
   path: string;
   message: string;
   fix: string;
+  /** The error behind an error finding, when there was one (a plugin that failed to load). */
+  cause?: unknown;
 }
 
 /** True for addresses only this machine can reach: 127.0.0.0/8, ::1, localhost. */
@@ -31,11 +33,10 @@ export function isLoopback(bind: string): boolean {
   return isIPv4(v4) && v4.startsWith("127.");
 }
 
-/** Everything wrong or risky in a loaded config, errors first. */
-export function checkConfig(loaded: LoadedConfig, env: NodeJS.ProcessEnv): ConfigFinding[] {
+/** The cross-field rules over a config the schema accepted: everything wrong or risky, errors first. */
+export function checkConfig(loaded: LoadedConfig, _env: NodeJS.ProcessEnv = {}): ConfigFinding[] {
   const findings: ConfigFinding[] = [];
   const { config, file } = loaded;
-  if (!loaded.exists) findings.push(missingFile(file, env));
 
   if (!isLoopback(config.gateway.bind) && config.gateway.auth.token === undefined) {
     findings.push({
@@ -64,24 +65,6 @@ export function checkConfig(loaded: LoadedConfig, env: NodeJS.ProcessEnv): Confi
 
   const unique = new Map(findings.map((finding) => [`${finding.path}\n${finding.message}`, finding]));
   return [...unique.values()].sort((a, b) => (a.level === b.level ? 0 : a.level === "error" ? -1 : 1));
-}
-
-function missingFile(file: string, env: NodeJS.ProcessEnv): ConfigFinding {
-  const named = env.CHORUS_CONFIG?.trim();
-  if (named && resolve(named) === file) {
-    return {
-      level: "error",
-      path: "",
-      message: `CHORUS_CONFIG names ${file}, which does not exist; the defaults are used instead`,
-      fix: "fix CHORUS_CONFIG or create the file",
-    };
-  }
-  return {
-    level: "warning",
-    path: "",
-    message: `no config file at ${file}: the gateway starts the webchat with the offline demo agent`,
-    fix: `create ${file} (JSON5) to configure channels and agents`,
-  };
 }
 
 function fromConfigError(error: unknown, file: string): ConfigFinding[] {

@@ -206,9 +206,12 @@ export const gatewayConfigSchema = z
       .strict()
       .default({ load: [] }),
     session: z
-      .object({ dmScope: z.enum(["main", "per-peer"]).default("main") })
+      .object({
+        /** `owner-main`: the owner's direct chats share the main session, everyone else has their own. */
+        dmScope: z.enum(["owner-main", "main", "per-peer"]).default("owner-main"),
+      })
       .strict()
-      .default({ dmScope: "main" }),
+      .default({ dmScope: "owner-main" }),
   })
   .strict();
 

@@ -5,6 +5,7 @@ import type { ChannelEntry } from "../channels/registry.js";
 import { summariseTranscript } from "../commands/compact.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
+import { isNamedOwner } from "../access/allowlist.js";
 import { fromLine } from "../groups/history.js";
 import { ReactionNotifier } from "../reaction-notifications/notifier.js";
 import type { AgentSessions } from "../sessions/agent-sessions.js";
@@ -179,6 +180,7 @@ export class InboundRouter {
       conversation: event.conversation,
       senderId: event.sender.id,
       dmScope: this.options.config.session.dmScope,
+      owner: isNamedOwner(event.sender, entry.settings, entry.supervisor.instance?.identity?.()),
     });
   }
 }
