@@ -30,6 +30,7 @@ import { TokenCache } from "./token-cache.js";
 import { feishuVocabulary } from "./vocabulary.js";
 import { createWebhookHandler, webhookPath } from "./webhook.js";
 import type { FeishuBotInfo } from "./wire.js";
+import { probeFeishu } from "./probe.js";
 
 /** What Feishu / Lark can do, as data: the agent's tool schema, core's rules and the contract suite read it. */
 export const feishuCapabilities: ChannelCapabilities = {
@@ -59,6 +60,7 @@ export const feishuChannel = defineChannel<FeishuConfig>({
   configSchema: feishuConfigSchema,
   secretKeys: FEISHU_SECRET_KEYS,
   create: (ctx) => createFeishuInstance(ctx),
+  probe: (ctx) => probeFeishu(ctx),
 });
 
 export default feishuChannel;

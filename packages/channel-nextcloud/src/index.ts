@@ -22,6 +22,7 @@ import { TalkOutbound } from "./outbound.js";
 import { ReactionEventIds } from "./reaction-events.js";
 import { TalkReactions } from "./reactions.js";
 import { createWebhookHandler } from "./webhook.js";
+import { probeNextcloud } from "./probe.js";
 
 const ID = "nextcloud";
 const LABEL = "Nextcloud Talk";
@@ -52,6 +53,7 @@ export const nextcloudChannel = defineChannel<NextcloudConfig>({
   configSchema: nextcloudConfigSchema,
   secretKeys: NEXTCLOUD_SECRET_KEYS,
   create: (ctx) => createNextcloudInstance(ctx),
+  probe: (ctx) => probeNextcloud(ctx),
 });
 
 export default nextcloudChannel;

@@ -27,6 +27,7 @@ import { createOutbound, MAX_TEXT_LENGTH } from "./outbound.js";
 import { createReactions } from "./reactions.js";
 import { botIdOf, type SignalBot } from "./refs.js";
 import type { SignalContact } from "./wire.js";
+import { probeSignal } from "./probe.js";
 
 /** What Signal can do, as data: the agent's tool schema, core's rules and the contract suite read it. */
 export const signalCapabilities: ChannelCapabilities = {
@@ -55,6 +56,7 @@ export const signalChannel = defineChannel<SignalConfig>({
   secretKeys: SIGNAL_SECRET_KEYS,
   loginOptions: LOGIN_OPTIONS,
   create: (ctx) => createSignalInstance(ctx),
+  probe: (ctx) => probeSignal(ctx),
   login: (ctx) => linkDevice(ctx),
 });
 

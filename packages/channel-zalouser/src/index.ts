@@ -26,6 +26,7 @@ import { createReactions } from "./reactions.js";
 import { type GroupInfoAnswer, Threads } from "./threads.js";
 import { zaloVocabulary } from "./vocabulary.js";
 import { LOGIN_HINT, zaloCall } from "./zalo/errors.js";
+import { probeZalouser } from "./probe.js";
 
 /** What Zalo Personal can do, as data: the agent's tool schema, core's rules and the contract suite read it. */
 export const zalouserCapabilities: ChannelCapabilities = {
@@ -56,6 +57,7 @@ export const zalouserChannel = defineChannel<ZalouserConfig>({
   secretKeys: ZALOUSER_SECRET_KEYS,
   create: (ctx) => createZalouserInstance(ctx),
   login: (ctx) => loginWithQr(ctx),
+  probe: (ctx) => probeZalouser(ctx),
 });
 
 export default zalouserChannel;

@@ -43,6 +43,8 @@ export {
   type ChannelContext,
   type ChannelInstance,
   type ChannelLoginContext,
+  type ChannelProbeContext,
+  type ChannelProbeResult,
   type ChannelLoginResult,
   type ChannelPlugin,
   type ChannelState,
