@@ -1,4 +1,5 @@
 import { type ModelFailure, withoutModelAddress } from "../agent/failures.js";
+import { modelLabel } from "../agent/model.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import { INTRODUCE_AGAIN } from "../groups/intro.js";
 import type { ActivationMode, SessionSettings } from "../sessions/settings.js";
@@ -129,7 +130,7 @@ function activationText(ctx: CommandContext, settings: SessionSettings): string 
 function modelText(agent: ResolvedAgent): string {
   const model = agent.model;
   if (model.provider === "demo") return "demo (the offline demo model)";
-  return `${model.name}/${model.model}`;
+  return modelLabel(model);
 }
 
 async function changeSettings(ctx: CommandContext, changes: SessionSettings): Promise<void> {

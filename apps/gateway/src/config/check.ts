@@ -6,7 +6,7 @@ import { type ChannelAccountConfig, channelAccounts } from "./channels.js";
 import { ConfigError } from "./errors.js";
 import type { LoadedConfig } from "./load.js";
 import { isPathEntry, resolveLoadEntry } from "./load-entry.js";
-import type { ModelConfig } from "./schema.js";
+import { API_KEY_ENV, type ModelConfig } from "./schema.js";
 import { formatPath, isPlainObject, type PathSegment } from "./values.js";
 
 export { isPathEntry, resolveLoadEntry } from "./load-entry.js";
@@ -34,7 +34,7 @@ export function isLoopback(bind: string): boolean {
 }
 
 /** The cross-field rules over a config the schema accepted: everything wrong or risky, errors first. */
-export function checkConfig(loaded: LoadedConfig, _env: NodeJS.ProcessEnv = {}): ConfigFinding[] {
+export function checkConfig(loaded: LoadedConfig, env: NodeJS.ProcessEnv = {}): ConfigFinding[] {
   const findings: ConfigFinding[] = [];
   const { config, file } = loaded;
 
@@ -52,9 +52,9 @@ export function checkConfig(loaded: LoadedConfig, _env: NodeJS.ProcessEnv = {}):
   } catch (error) {
     findings.push(...fromConfigError(error, file));
   }
-  checkModel(config.agents.defaults.model, ["agents", "defaults", "model"], findings);
+  checkModel(config.agents.defaults.model, ["agents", "defaults", "model"], findings, env);
   config.agents.list?.forEach((agent, index) => {
-    checkModel(agent.model, ["agents", "list", index, "model"], findings);
+    checkModel(agent.model, ["agents", "list", index, "model"], findings, env);
   });
 
   for (const [channelId, block] of Object.entries(config.channels)) checkChannel(channelId, block, file, findings);
@@ -77,8 +77,25 @@ function fromConfigError(error: unknown, file: string): ConfigFinding[] {
   }));
 }
 
-function checkModel(model: ModelConfig | undefined, path: PathSegment[], findings: ConfigFinding[]): void {
-  if (model?.provider !== "openai-compatible" || model.apiKey !== undefined) return;
+function checkModel(
+  model: ModelConfig | undefined,
+  path: PathSegment[],
+  findings: ConfigFinding[],
+  env: NodeJS.ProcessEnv,
+): void {
+  if (model === undefined || model.provider === "demo" || model.provider === "ollama") return;
+  if (model.provider !== "openai-compatible") {
+    const variable = API_KEY_ENV[model.provider];
+    if (model.apiKey !== undefined || env[variable]?.trim()) return;
+    findings.push({
+      level: "error",
+      path: formatPath([...path, "apiKey"]),
+      message: `no API key for the ${model.provider} model ${JSON.stringify(model.model)}: apiKey is not set and neither is ${variable}`,
+      fix: `set apiKey: "\${${variable}}" and export ${variable}=<your key> before starting`,
+    });
+    return;
+  }
+  if (model.apiKey !== undefined) return;
   findings.push({
     level: "warning",
     path: formatPath([...path, "apiKey"]),
