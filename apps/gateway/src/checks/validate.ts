@@ -17,6 +17,7 @@ import {
   substituteEnv,
   validatePluginConfig,
 } from "../config/index.js";
+import type { z } from "zod";
 import type { ChorusPaths } from "../home.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
@@ -212,16 +213,26 @@ async function validateChannels(
   return validated;
 }
 
-/** Each top-level section parsed on its own: a broken one falls back to its defaults, the rest is kept. */
+/** Each top-level section parsed on its own: a broken key falls back to its default, the rest is kept. */
 function bySection(substituted: unknown): GatewayConfig {
   const input = (typeof substituted === "object" && substituted !== null ? substituted : {}) as Record<string, unknown>;
   const shape = gatewayConfigSchema.shape;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(shape) as (keyof typeof shape)[]) {
-    const section = shape[key].safeParse(input[key]);
-    out[key] = section.success ? section.data : shape[key].parse(undefined);
-  }
+  for (const key of Object.keys(shape) as (keyof typeof shape)[]) out[key] = lenient(shape[key], input[key]);
   return out as GatewayConfig;
+}
+
+/** `schema` applied to `input`, leaving out the keys its issues point at when the whole fails. */
+function lenient(schema: z.ZodType, input: unknown): unknown {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  if (typeof input === "object" && input !== null && !Array.isArray(input)) {
+    const bad = new Set(result.error.issues.map((issue) => issue.path[0]));
+    const kept = Object.fromEntries(Object.entries(input).filter(([key]) => !bad.has(key)));
+    const again = schema.safeParse(kept);
+    if (again.success) return again.data;
+  }
+  return schema.parse(undefined);
 }
 
 function defaults(): GatewayConfig {
