@@ -50,11 +50,9 @@ describe("the webchat on a phone (390 px) and with a wrong token, in Chromium", 
 
     const shots = await mkdtemp(join(tmpdir(), "chorus-phone-"));
     await page.screenshot({ path: join(shots, "phone.png") });
-    const scroll = await page.evaluate(() => ({
-      page: document.scrollingElement?.scrollHeight ?? 0,
-      view: window.innerHeight,
-      width: document.scrollingElement?.scrollWidth ?? 0,
-    }));
+    const scroll = await page.evaluate<{ page: number; view: number; width: number }>(
+      "({ page: document.scrollingElement.scrollHeight, view: window.innerHeight, width: document.scrollingElement.scrollWidth })",
+    );
     expect(scroll.page, `the page itself scrolls (screenshot in ${shots})`).toBeLessThanOrEqual(scroll.view);
     expect(scroll.width).toBeLessThanOrEqual(PHONE.width);
     expect(await inView(page, "status")).toBe(true);
