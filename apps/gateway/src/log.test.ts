@@ -13,7 +13,7 @@ describe("log format and levels", () => {
     const lines: string[] = [];
     const logger = createLogger({ format: "pretty", destination: { write: (line: string) => lines.push(line) } });
     logger.warn({ channel: "telegram", token: "s3cret-token" }, "could not send");
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d WARN  could not send {2}channel=telegram token=\[redacted\]\n$/);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d WARN {2}could not send {2}channel=telegram token=\[redacted\]\n$/);
   });
 
   it("JSON lines by default off a terminal, at info unless --verbose", () => {

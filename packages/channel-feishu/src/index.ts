@@ -24,13 +24,13 @@ import { createFeishuHttpClient, sdkHttpInstance } from "./http.js";
 import type { InboundContext } from "./inbound.js";
 import { LongConnection } from "./long-connection.js";
 import { createOutbound, MAX_TEXT_LENGTH } from "./outbound.js";
+import { probeFeishu } from "./probe.js";
 import { createReactions } from "./reactions.js";
 import { sdkLogger } from "./sdk-logger.js";
 import { TokenCache } from "./token-cache.js";
 import { feishuVocabulary } from "./vocabulary.js";
 import { createWebhookHandler, webhookPath } from "./webhook.js";
 import type { FeishuBotInfo } from "./wire.js";
-import { probeFeishu } from "./probe.js";
 
 /** What Feishu / Lark can do, as data: the agent's tool schema, core's rules and the contract suite read it. */
 export const feishuCapabilities: ChannelCapabilities = {

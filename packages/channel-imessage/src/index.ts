@@ -63,5 +63,7 @@ export {
   type TapbackKind,
   targetGuid,
 } from "./vocabulary.js";
+
 import { probeIMessage } from "./probe.js";
+
 export type * from "./wire.js";

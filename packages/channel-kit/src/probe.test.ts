@@ -26,7 +26,9 @@ describe("probeRequest: one cheap request for chorus doctor", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const answer = await probeRequest(`http://127.0.0.1:${port}/bot123:SECRET/getMe`, { signal: AbortSignal.timeout(5000) });
+    const answer = await probeRequest(`http://127.0.0.1:${port}/bot123:SECRET/getMe`, {
+      signal: AbortSignal.timeout(5000),
+    });
     expect(answer).toEqual({ error: "ECONNREFUSED" });
     expect(originOf(`http://127.0.0.1:${port}/bot123:SECRET/getMe`)).toBe(`http://127.0.0.1:${port}`);
     expect(unreachable("x", "ECONNREFUSED", "start it")).toEqual({

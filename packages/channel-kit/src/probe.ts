@@ -7,7 +7,10 @@ export type ProbeAnswer = { status: number; body: unknown } | { error: string };
  * One cheap HTTP request for a channel's `probe` (`chorus doctor`): never retried, bounded by the
  * probe's signal, and its failure described without the URL (tokens ride in some platforms' paths).
  */
-export async function probeRequest(url: string | URL, init: RequestInit & { signal: AbortSignal }): Promise<ProbeAnswer> {
+export async function probeRequest(
+  url: string | URL,
+  init: RequestInit & { signal: AbortSignal },
+): Promise<ProbeAnswer> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, redirect: "manual" });

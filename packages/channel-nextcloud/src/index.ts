@@ -19,10 +19,10 @@ import { NEXTCLOUD_SECRET_KEYS, type NextcloudConfig, nextcloudConfigSchema } fr
 import { BotIdentity } from "./identity.js";
 import { importLegacyState } from "./legacy.js";
 import { TalkOutbound } from "./outbound.js";
+import { probeNextcloud } from "./probe.js";
 import { ReactionEventIds } from "./reaction-events.js";
 import { TalkReactions } from "./reactions.js";
 import { createWebhookHandler } from "./webhook.js";
-import { probeNextcloud } from "./probe.js";
 
 const ID = "nextcloud";
 const LABEL = "Nextcloud Talk";

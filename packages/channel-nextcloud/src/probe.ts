@@ -17,7 +17,10 @@ export async function probeNextcloud(ctx: ChannelProbeContext<NextcloudConfig>):
   };
   const answer = await probeRequest(`${base}/status.php`, { signal: ctx.signal });
   if ("error" in answer) {
-    return { ...unreachable(where, answer.error, "check channels.nextcloud.baseUrl and that the server is up"), ...hooks };
+    return {
+      ...unreachable(where, answer.error, "check channels.nextcloud.baseUrl and that the server is up"),
+      ...hooks,
+    };
   }
   const status = answer.body as { installed?: boolean; maintenance?: boolean; versionstring?: string } | undefined;
   if (answer.status !== 200 || typeof status !== "object" || status?.installed !== true) {

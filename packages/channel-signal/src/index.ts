@@ -24,10 +24,10 @@ import { EVENTS_PATH, EventStream } from "./events.js";
 import { createInbound } from "./inbound-handler.js";
 import { LOGIN_OPTIONS, linkDevice } from "./login.js";
 import { createOutbound, MAX_TEXT_LENGTH } from "./outbound.js";
+import { probeSignal } from "./probe.js";
 import { createReactions } from "./reactions.js";
 import { botIdOf, type SignalBot } from "./refs.js";
 import type { SignalContact } from "./wire.js";
-import { probeSignal } from "./probe.js";
 
 /** What Signal can do, as data: the agent's tool schema, core's rules and the contract suite read it. */
 export const signalCapabilities: ChannelCapabilities = {

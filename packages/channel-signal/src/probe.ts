@@ -29,7 +29,11 @@ export async function probeSignal(ctx: ChannelProbeContext<SignalConfig>): Promi
     };
   }
   if (answer.status === 401) {
-    return { ok: false, detail: `${where} refused the proxy credentials (HTTP 401)`, fix: "check channels.signal.auth" };
+    return {
+      ok: false,
+      detail: `${where} refused the proxy credentials (HTTP 401)`,
+      fix: "check channels.signal.auth",
+    };
   }
   const body = answer.body as { result?: { version?: string }; error?: { message?: string } } | undefined;
   if (body?.error) {
@@ -43,7 +47,11 @@ export async function probeSignal(ctx: ChannelProbeContext<SignalConfig>): Promi
     };
   }
   if (answer.status !== 200 || !body?.result) {
-    return { ok: false, detail: `${where} answered HTTP ${answer.status}`, fix: "check httpUrl: it must be a signal-cli daemon --http" };
+    return {
+      ok: false,
+      detail: `${where} answered HTTP ${answer.status}`,
+      fix: "check httpUrl: it must be a signal-cli daemon --http",
+    };
   }
   return { ok: true, detail: `${where} answers (signal-cli ${body.result.version ?? "?"})` };
 }

@@ -28,7 +28,12 @@ export async function probeAcme(ctx: ChannelProbeContext<AcmeConfig>): Promise<C
     };
   }
   if (answer.status !== 200) {
-    return { ok: false, detail: `${where} answered HTTP ${answer.status} to /v1/me`, fix: "try again later", ...webhooks };
+    return {
+      ok: false,
+      detail: `${where} answered HTTP ${answer.status} to /v1/me`,
+      fix: "try again later",
+      ...webhooks,
+    };
   }
   return { ok: true, detail: `the token works: ${(answer.body as AcmeUser | undefined)?.name ?? "?"}`, ...webhooks };
 }

@@ -67,7 +67,9 @@ export {
   ReactionMemory,
   type ReactionUpdate,
 } from "./inbound/index.js";
+
 import { probeWhatsApp } from "./probe.js";
+
 export type { WhatsAppInstanceOptions } from "./instance.js";
 export { type BotIdentity, chatJidOf, e164OfJid, userJidOf } from "./jids.js";
 export { authDirOf, isLinked, openAuthState, type WhatsAppAuthState } from "./link/index.js";

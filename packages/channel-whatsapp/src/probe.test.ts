@@ -36,7 +36,12 @@ describe("probe (chorus doctor): linked or not, without a connection", () => {
   });
 
   it("credentials of a half-finished link, then of a linked device", async () => {
-    expect(await probeWith({ registered: false })).toMatchObject({ ok: false, fix: "link it: chorus channels login whatsapp" });
-    expect(await probeWith({ me: { id: "4915100000001:3@s.whatsapp.net" }, registered: true })).toMatchObject({ ok: true });
+    expect(await probeWith({ registered: false })).toMatchObject({
+      ok: false,
+      fix: "link it: chorus channels login whatsapp",
+    });
+    expect(await probeWith({ me: { id: "4915100000001:3@s.whatsapp.net" }, registered: true })).toMatchObject({
+      ok: true,
+    });
   });
 });

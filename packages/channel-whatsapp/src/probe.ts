@@ -22,7 +22,8 @@ export async function probeWhatsApp(ctx: ChannelProbeContext<WhatsAppConfig>): P
       fix: missing ? `link it: ${login}` : `delete ${dir} and link again: ${login}`,
     };
   }
-  const linked = typeof creds?.me?.id === "string" && creds.me.id !== "" && (creds.account != null || creds.registered === true);
+  const linked =
+    typeof creds?.me?.id === "string" && creds.me.id !== "" && (creds.account != null || creds.registered === true);
   if (!linked) return { ok: false, detail: "the link was never completed", fix: `link it: ${login}` };
   return { ok: true, detail: "linked as a device (the running gateway holds the connection)" };
 }

@@ -22,11 +22,11 @@ import { ZaloConnection } from "./connection.js";
 import { normalizeMessage, normalizeReaction } from "./inbound.js";
 import { loginWithQr } from "./login.js";
 import { createOutbound, MAX_TEXT_LENGTH, type ZaloCaller } from "./outbound.js";
+import { probeZalouser } from "./probe.js";
 import { createReactions } from "./reactions.js";
 import { type GroupInfoAnswer, Threads } from "./threads.js";
 import { zaloVocabulary } from "./vocabulary.js";
 import { LOGIN_HINT, zaloCall } from "./zalo/errors.js";
-import { probeZalouser } from "./probe.js";
 
 /** What Zalo Personal can do, as data: the agent's tool schema, core's rules and the contract suite read it. */
 export const zalouserCapabilities: ChannelCapabilities = {

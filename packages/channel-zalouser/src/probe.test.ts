@@ -27,7 +27,10 @@ describe("probe (chorus doctor): a stored session or not, without logging in", (
   });
 
   it("a damaged session, then a good one", async () => {
-    expect(await probeWith({ imei: 1 })).toMatchObject({ ok: false, fix: "link it again: chorus channels login zalouser" });
+    expect(await probeWith({ imei: 1 })).toMatchObject({
+      ok: false,
+      fix: "link it again: chorus channels login zalouser",
+    });
     const session = {
       imei: "imei-1",
       userAgent: "Mozilla/5.0",

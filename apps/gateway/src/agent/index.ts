@@ -1,7 +1,7 @@
 export { DemoLanguageModel } from "./demo-model.js";
 export { DEMO_REACTION, type DemoStep, demoText, planDemoStep, readGroupBatch } from "./demo-reply.js";
-export { type ModelFailure, ModelFailures, withoutModelAddress } from "./failures.js";
 export { AgentError, type AgentErrorContext, describeModel, toAgentError } from "./errors.js";
+export { type ModelFailure, ModelFailures, withoutModelAddress } from "./failures.js";
 export { runMessageTool, toAiTool, toolFailure } from "./message-tool.js";
 export {
   type CreateLanguageModelOptions,

@@ -103,7 +103,10 @@ describe.each(["openai", "anthropic", "google", "ollama"])("the %s provider agai
     const result = await runTurn({
       model: model(stream),
       system: "You are Chorus.",
-      history: [{ role: "user", content: "earlier" }, { role: "assistant", content: "noted" }],
+      history: [
+        { role: "user", content: "earlier" },
+        { role: "assistant", content: "noted" },
+      ],
       user: "react to this",
       maxSteps: 4,
       tool: {

@@ -36,7 +36,8 @@ export async function probeModel(
             : `check this machine's network and proxy, or ${path}.baseURL`,
     };
   }
-  const refused = answer.status === 401 || answer.status === 403 || (config.provider === "google" && answer.status === 400);
+  const refused =
+    answer.status === 401 || answer.status === 403 || (config.provider === "google" && answer.status === 400);
   if (refused) {
     return {
       level: "error",

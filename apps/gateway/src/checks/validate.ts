@@ -1,10 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type ChannelPlugin, ChorusError, isChorusError } from "@chorus/core";
+import type { z } from "zod";
 import {
   type ChannelAccountConfig,
-  type ConfigFinding,
   ConfigError,
+  type ConfigFinding,
   type ConfigIssue,
   channelAccounts,
   checkConfig,
@@ -17,7 +18,6 @@ import {
   substituteEnv,
   validatePluginConfig,
 } from "../config/index.js";
-import type { z } from "zod";
 import type { ChorusPaths } from "../home.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
@@ -113,10 +113,7 @@ export function validationError(validation: Validation): Error | undefined {
   );
 }
 
-async function readConfigText(
-  file: string,
-  source: ConfigSource,
-): Promise<{ text?: string; finding?: ConfigFinding }> {
+async function readConfigText(file: string, source: ConfigSource): Promise<{ text?: string; finding?: ConfigFinding }> {
   try {
     return { text: await readFile(file, "utf8") };
   } catch (error) {

@@ -40,9 +40,11 @@ const RANK: Record<Reach, number> = { loopback: 0, private: 1, public: 2 };
 export function checkWebhook(url: string, platformUrl: string | undefined, fix: string): WebhookCheck {
   const caller: Reach = platformUrl === undefined ? "public" : reachOf(platformUrl);
   const reach = reachOf(url);
-  const who = platformUrl === undefined ? "the platform (on the internet)" : `the server at ${new URL(platformUrl).origin}`;
+  const who =
+    platformUrl === undefined ? "the platform (on the internet)" : `the server at ${new URL(platformUrl).origin}`;
   if (RANK[reach] < RANK[caller]) {
-    const where = reach === "loopback" ? "a loopback address: only this machine can reach it" : "a local-network address";
+    const where =
+      reach === "loopback" ? "a loopback address: only this machine can reach it" : "a local-network address";
     return { level: "error", url, detail: `webhook ${url} is ${where}, but ${who} must reach it`, fix };
   }
   if (caller === "public" && !url.startsWith("https:")) {

@@ -18,7 +18,9 @@ export function registerConfigCommands(program: Command): void {
   const config = program.command("config").description("inspect the configuration");
   config
     .command("check")
-    .description("validate chorus.json (JSON5) and every configured channel's keys; report all problems with their fixes")
+    .description(
+      "validate chorus.json (JSON5) and every configured channel's keys; report all problems with their fixes",
+    )
     .option("--config <path>", "config file (default: $CHORUS_CONFIG or <home>/chorus.json)")
     .action(async (options: { config?: string }) => {
       const validation = await validateInstallation(cliPaths(options));

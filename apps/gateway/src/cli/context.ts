@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import type { ConfigSource } from "../checks/validate.js";
 import { type LoadedConfig, loadConfig } from "../config/index.js";
 import { type ChorusPaths, chorusPaths, resolveHome } from "../home.js";
-import type { ConfigSource } from "../checks/validate.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { type Discovery, discoverChannels } from "../plugins/index.js";
 

@@ -31,7 +31,10 @@ export async function doctorCommand(options: { config?: string; url?: string; to
   const validation = await validateInstallation(located);
   if (printFindings(validation.findings)) failed = true;
   if (!validation.findings.some((f) => f.level === "error")) {
-    say("ok", validation.exists ? `config ${validation.file}` : `no config at ${validation.file} (webchat + demo agent)`);
+    say(
+      "ok",
+      validation.exists ? `config ${validation.file}` : `no config at ${validation.file} (webchat + demo agent)`,
+    );
   }
   await checkModels(validation, located.env, say);
   await checkChannels(validation, located.paths, say);
@@ -102,7 +105,11 @@ interface LiveChannel {
  * What only a running gateway knows: whether each channel reached its platform (servers,
  * credentials, webhooks, features such as BlueBubbles' Private API), from `GET /v1/channels`.
  */
-async function reportLiveChannels(ctx: CliContext, overrides: { url?: string; token?: string }, say: Say): Promise<void> {
+async function reportLiveChannels(
+  ctx: CliContext,
+  overrides: { url?: string; token?: string },
+  say: Say,
+): Promise<void> {
   let channels: LiveChannel[];
   try {
     channels = (
@@ -120,7 +127,11 @@ async function reportLiveChannels(ctx: CliContext, overrides: { url?: string; to
       say("note", "the gateway is not running: the lines above are what can be checked without it");
       return;
     }
-    say("error", `the running gateway refused the status request: ${(error as Error).message}`, "pass the right token (--token or CHORUS_TOKEN)");
+    say(
+      "error",
+      `the running gateway refused the status request: ${(error as Error).message}`,
+      "pass the right token (--token or CHORUS_TOKEN)",
+    );
     return;
   }
   for (const channel of channels) {

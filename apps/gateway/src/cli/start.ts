@@ -1,7 +1,7 @@
 import { containChannelErrors } from "../channels/containment.js";
+import { validateInstallation, validationError } from "../checks/validate.js";
 import { createLogger } from "../log.js";
 import { startGateway } from "../runtime/gateway.js";
-import { validateInstallation, validationError } from "../checks/validate.js";
 import { cliContext, cliPaths } from "./context.js";
 import { progress } from "./output.js";
 

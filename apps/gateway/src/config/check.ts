@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { isIPv4 } from "node:net";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { resolveAgents } from "./agents.js";
 import { type ChannelAccountConfig, channelAccounts } from "./channels.js";
 import { ConfigError } from "./errors.js";

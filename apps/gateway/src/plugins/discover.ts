@@ -100,7 +100,8 @@ export async function discoverChannels(options: DiscoverOptions): Promise<Discov
   for (const nodeModules of gatewayChain) {
     for (const dir of await scanNodeModules(nodeModules)) {
       const reading = await readPackageDir(dir);
-      const fixture = resolve(nodeModules) === ownModules && "packageName" in reading && fixtures.has(reading.packageName);
+      const fixture =
+        resolve(nodeModules) === ownModules && "packageName" in reading && fixtures.has(reading.packageName);
       if (fixture) continue;
       collector.add(reading, "gateway", dir, false);
     }

@@ -5,8 +5,8 @@ import type { DiscoveredChannel } from "./discover.js";
 import { incompatibleApiError, PluginLoadError } from "./errors.js";
 import { type NpmOptions, runNpm } from "./npm.js";
 import { type PackageReading, readPackageDir } from "./package.js";
-import { isNotOnRegistry, workspacePackageFor } from "./workspace.js";
 import { ensurePluginsPackage, pluginsNodeModules, readPluginDependencies } from "./plugins-dir.js";
+import { isNotOnRegistry, workspacePackageFor } from "./workspace.js";
 
 export interface InstallOptions extends NpmOptions {
   /** Relative path specs (`./my-channel.tgz`) are resolved against this; `process.cwd()` by default. */

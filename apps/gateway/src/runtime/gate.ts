@@ -1,7 +1,7 @@
 import type { InboundMessageEvent, Participant } from "@chorus/core";
 import type { PairingStore } from "../access/pairing-store.js";
-import type { ModelFailures } from "../agent/failures.js";
 import { checkAccess } from "../access/policy.js";
+import type { ModelFailures } from "../agent/failures.js";
 import type { ChannelEntry } from "../channels/registry.js";
 import { applyCommand } from "../commands/apply.js";
 import { parseCommand } from "../commands/parse.js";

@@ -1,11 +1,11 @@
 import type { InboundEvent, InboundMessageEvent } from "@chorus/core";
 import type { Logger } from "pino";
+import { isNamedOwner } from "../access/allowlist.js";
 import type { MessageToolCalls } from "../channels/message-tool.js";
 import type { ChannelEntry } from "../channels/registry.js";
 import { summariseTranscript } from "../commands/compact.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
-import { isNamedOwner } from "../access/allowlist.js";
 import { fromLine } from "../groups/history.js";
 import { ReactionNotifier } from "../reaction-notifications/notifier.js";
 import type { AgentSessions } from "../sessions/agent-sessions.js";

@@ -41,7 +41,13 @@ export const anthropicWire: ProviderWire = {
         event: "message_start",
         data: {
           type: "message_start",
-          message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+          message: {
+            ...message,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { ...usage, output_tokens: 1 },
+          },
         },
       },
     ];
@@ -50,7 +56,10 @@ export const anthropicWire: ProviderWire = {
         const text = (block as { text: string }).text;
         const half = Math.ceil(text.length / 2);
         events.push(
-          { event: "content_block_start", data: { type: "content_block_start", index, content_block: { type: "text", text: "" } } },
+          {
+            event: "content_block_start",
+            data: { type: "content_block_start", index, content_block: { type: "text", text: "" } },
+          },
           ...[text.slice(0, half), text.slice(half)].map((part) => ({
             event: "content_block_delta",
             data: { type: "content_block_delta", index, delta: { type: "text_delta", text: part } },
@@ -59,10 +68,17 @@ export const anthropicWire: ProviderWire = {
       } else {
         const { input, ...start } = block as { input: object };
         events.push(
-          { event: "content_block_start", data: { type: "content_block_start", index, content_block: { ...start, input: {} } } },
+          {
+            event: "content_block_start",
+            data: { type: "content_block_start", index, content_block: { ...start, input: {} } },
+          },
           {
             event: "content_block_delta",
-            data: { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(input) } },
+            data: {
+              type: "content_block_delta",
+              index,
+              delta: { type: "input_json_delta", partial_json: JSON.stringify(input) },
+            },
           },
         );
       }
@@ -71,7 +87,11 @@ export const anthropicWire: ProviderWire = {
     events.push(
       {
         event: "message_delta",
-        data: { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 7 } },
+        data: {
+          type: "message_delta",
+          delta: { stop_reason: stopReason, stop_sequence: null },
+          usage: { output_tokens: 7 },
+        },
       },
       { event: "message_stop", data: { type: "message_stop" } },
     );

@@ -14,7 +14,11 @@ export const googleWire: ProviderWire = {
   list: {
     path: "/models",
     answer: (models) => ({
-      models: models.map((id) => ({ name: `models/${id}`, displayName: id, supportedGenerationMethods: ["generateContent"] })),
+      models: models.map((id) => ({
+        name: `models/${id}`,
+        displayName: id,
+        supportedGenerationMethods: ["generateContent"],
+      })),
     }),
   },
   unauthorized: (ctx, apiKey) =>
@@ -22,7 +26,11 @@ export const googleWire: ProviderWire = {
       ? undefined
       : { status: 400, json: googleError(400, "API key not valid. Please pass a valid API key.", "INVALID_ARGUMENT") },
   error: (status) =>
-    googleError(status, status === 429 ? "Resource has been exhausted (e.g. check quota)." : `HTTP ${status}`, status === 429 ? "RESOURCE_EXHAUSTED" : "INTERNAL"),
+    googleError(
+      status,
+      status === 429 ? "Resource has been exhausted (e.g. check quota)." : `HTTP ${status}`,
+      status === 429 ? "RESOURCE_EXHAUSTED" : "INTERNAL",
+    ),
   answer: (_request, reply, _serial, stream) => {
     const parts = [
       ...(reply.text ? [{ text: reply.text }] : []),

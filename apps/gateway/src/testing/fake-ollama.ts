@@ -7,7 +7,13 @@ export const ollamaWire: ProviderWire = {
   list: {
     path: "/tags",
     answer: (models) => ({
-      models: models.map((name) => ({ name, model: name, modified_at: "2025-01-01T00:00:00Z", size: 1, digest: "fake" })),
+      models: models.map((name) => ({
+        name,
+        model: name,
+        modified_at: "2025-01-01T00:00:00Z",
+        size: 1,
+        digest: "fake",
+      })),
     }),
   },
   unauthorized: () => undefined,
@@ -15,10 +21,16 @@ export const ollamaWire: ProviderWire = {
   answer: (request, reply, _serial, stream) => {
     const model = (request as { model: string }).model;
     const created_at = new Date().toISOString();
-    const toolCalls = (reply.toolCalls ?? []).map((call) => ({ function: { name: call.name, arguments: call.arguments } }));
+    const toolCalls = (reply.toolCalls ?? []).map((call) => ({
+      function: { name: call.name, arguments: call.arguments },
+    }));
     const done = { done: true, done_reason: "stop", prompt_eval_count: 12, eval_count: 7, total_duration: 1000 };
     if (!stream) {
-      const message = { role: "assistant", content: reply.text ?? "", ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+      const message = {
+        role: "assistant",
+        content: reply.text ?? "",
+        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+      };
       return { json: { model, created_at, message, ...done } };
     }
     const text = reply.text ?? "";
@@ -27,7 +39,9 @@ export const ollamaWire: ProviderWire = {
       ...[text.slice(0, half), text.slice(half)]
         .filter((part) => part !== "")
         .map((content) => ({ model, created_at, message: { role: "assistant", content }, done: false })),
-      ...(toolCalls.length ? [{ model, created_at, message: { role: "assistant", content: "", tool_calls: toolCalls }, done: false }] : []),
+      ...(toolCalls.length
+        ? [{ model, created_at, message: { role: "assistant", content: "", tool_calls: toolCalls }, done: false }]
+        : []),
       { model, created_at, message: { role: "assistant", content: "" }, ...done },
     ];
     return {

@@ -14,7 +14,12 @@ export interface ProviderWire {
   list: { path: string; answer(models: readonly string[]): unknown };
   /** Undefined when the request carries `apiKey` the provider's way. */
   unauthorized(ctx: RequestContext, apiKey: string): FakeResponse | undefined;
-  answer(request: unknown, reply: { text?: string; toolCalls?: FakeToolCall[] }, serial: number, stream: boolean): FakeResponse;
+  answer(
+    request: unknown,
+    reply: { text?: string; toolCalls?: FakeToolCall[] },
+    serial: number,
+    stream: boolean,
+  ): FakeResponse;
   error(status: number): unknown;
 }
 

@@ -107,7 +107,9 @@ describe("an honest chorus doctor: what cannot work fails, with a concrete fix l
     const dir = await home({
       plugins: LOAD,
       agents: {
-        list: [{ id: "main", model: { provider: "ollama", baseURL: `http://127.0.0.1:${deadPort}/api`, model: "llama3.1" } }],
+        list: [
+          { id: "main", model: { provider: "ollama", baseURL: `http://127.0.0.1:${deadPort}/api`, model: "llama3.1" } },
+        ],
       },
       channels: {
         telegram: {
@@ -122,15 +124,21 @@ describe("an honest chorus doctor: what cannot work fails, with a concrete fix l
     const run = await runChorus(["doctor"], { home: dir });
     expect(run.code).toBe(1);
     const out = run.stdout;
-    expect(out).toContain(`✗ agent main: the model server (ollama at http://127.0.0.1:${deadPort}) is unreachable: ECONNREFUSED`);
-    expect(out).toContain(`    fix: start Ollama (ollama serve) on http://127.0.0.1:${deadPort}, or fix agents.list[0].model.baseURL`);
+    expect(out).toContain(
+      `✗ agent main: the model server (ollama at http://127.0.0.1:${deadPort}) is unreachable: ECONNREFUSED`,
+    );
+    expect(out).toContain(
+      `    fix: start Ollama (ollama serve) on http://127.0.0.1:${deadPort}, or fix agents.list[0].model.baseURL`,
+    );
     expect(out).toContain("✗ channel telegram (default): the Telegram Bot API at");
     expect(out).toContain("refused the bot token (HTTP 401 from getMe)");
     expect(out).toContain("    fix: copy the bot's current token from @BotFather");
     expect(out).toContain(
       "✗ channel telegram (default): webhook http://127.0.0.1:7800/hooks/telegram/default is a loopback address: only this machine can reach it, but the platform (on the internet) must reach it",
     );
-    expect(out).toContain(`✗ channel nextcloud (default): Nextcloud at http://127.0.0.1:${deadPort} is unreachable: ECONNREFUSED`);
+    expect(out).toContain(
+      `✗ channel nextcloud (default): Nextcloud at http://127.0.0.1:${deadPort} is unreachable: ECONNREFUSED`,
+    );
     expect(out).toContain("    fix: check channels.nextcloud.baseUrl and that the server is up");
     expect(out).not.toContain("REFUSED-token-value");
     expect(out).not.toContain("n".repeat(48));

@@ -22,7 +22,11 @@ describe("chorus plugins add @chorus/channel-<id> from a clone, when the registr
     await registry.start();
     home = await makeHome({ gateway: { port: await freePort() } });
     work = await mkdtemp(join(tmpdir(), "chorus-clone-"));
-    env = { ...hermeticNpmEnv(home, join(work, "npm-cache")), npm_config_offline: "false", npm_config_registry: `${registry.url}/` };
+    env = {
+      ...hermeticNpmEnv(home, join(work, "npm-cache")),
+      npm_config_offline: "false",
+      npm_config_registry: `${registry.url}/`,
+    };
   });
   afterAll(async () => {
     await registry?.close();
@@ -37,7 +41,9 @@ describe("chorus plugins add @chorus/channel-<id> from a clone, when the registr
       `@chorus/channel-telegram is not on the npm registry; installing the repository's own package from ${TELEGRAM_DIR}.`,
     );
     expect(run.stderr).toMatch(/Installed channel "telegram" \(@chorus\/channel-telegram@\S+\)/);
-    expect((await lstat(join(home, "plugins", "node_modules", "@chorus", "channel-telegram"))).isSymbolicLink()).toBe(true);
+    expect((await lstat(join(home, "plugins", "node_modules", "@chorus", "channel-telegram"))).isSymbolicLink()).toBe(
+      true,
+    );
     expect(registry.requests.some((r) => r.path.includes("channel-telegram"))).toBe(true);
     const list = await runChorus(["plugins", "list"], { home, env });
     expect(list.stdout).toMatch(/^telegram +@chorus\/channel-telegram@/m);

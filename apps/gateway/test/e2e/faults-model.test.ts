@@ -11,8 +11,16 @@ const NOTICE = "⚠️ Chorus could not answer right now. Please try again in a 
 /** A fault the fake model server answers with, and what the owner's /status then says about it. */
 const FAULTS: [string, FakeReply, RegExp][] = [
   ["HTTP 500", { status: 500 }, /Last model error \(.+\): E_PLATFORM The model server answered HTTP 500: /],
-  ["HTTP 429", { status: 429 }, /Last model error \(.+\): E_RATE_LIMITED The model server answered HTTP 429: .*Rate limit/],
-  ["garbage", { raw: "garbage" }, /Last model error \(.+\): E_PLATFORM The model server sent a reply that is not a valid/],
+  [
+    "HTTP 429",
+    { status: 429 },
+    /Last model error \(.+\): E_RATE_LIMITED The model server answered HTTP 429: .*Rate limit/,
+  ],
+  [
+    "garbage",
+    { raw: "garbage" },
+    /Last model error \(.+\): E_PLATFORM The model server sent a reply that is not a valid/,
+  ],
 ];
 
 describe.each([

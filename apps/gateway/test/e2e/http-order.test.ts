@@ -1,4 +1,4 @@
-import { request as httpRequest, Agent } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { makeHome, runChorus } from "../support/loading-cli.js";
@@ -30,7 +30,12 @@ function send(
           text += chunk;
         });
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, socket: (req.socket as { localPort?: number }).localPort ?? 0 }),
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            socket: (req.socket as { localPort?: number }).localPort ?? 0,
+          }),
         );
       },
     );
@@ -58,7 +63,12 @@ describe("HTTP: a refused body closes its connection; argument errors come befor
   it("413 says Connection: close, and the client's next request on a keep-alive agent succeeds", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const big = JSON.stringify({ channel: "webchat", target: "lobby", action: "send", text: "x".repeat(MAX_BODY * 64) });
+      const big = JSON.stringify({
+        channel: "webchat",
+        target: "lobby",
+        action: "send",
+        text: "x".repeat(MAX_BODY * 64),
+      });
       const refused = await send(agent, gateway.url, "POST", "/v1/tools/message", big);
       expect(refused.status).toBe(413);
       expect(refused.headers.connection).toBe("close");
@@ -72,7 +82,12 @@ describe("HTTP: a refused body closes its connection; argument errors come befor
   });
 
   it.each([
-    ["react with remove: true and an empty emoji", { action: "react", messageId: "m1", emoji: "", remove: true }, 400, "E_EMOJI_REQUIRED"],
+    [
+      "react with remove: true and an empty emoji",
+      { action: "react", messageId: "m1", emoji: "", remove: true },
+      400,
+      "E_EMOJI_REQUIRED",
+    ],
     ["react with neither emoji nor clearAll", { action: "react", messageId: "m1" }, 400, "E_EMOJI_REQUIRED"],
   ])("%s, on a message nobody knows: the argument error, not E_MESSAGE_NOT_FOUND", async (_, call, status, code) => {
     const reply = await gateway.call("POST", "/v1/tools/message", { channel: "acme", target: "room-1", ...call });
@@ -81,7 +96,23 @@ describe("HTTP: a refused body closes its connection; argument errors come befor
 
   it("the CLI takes the same path: chorus message react with remove and no emoji", async () => {
     const run = await runChorus(
-      ["message", "react", "--channel", "acme", "--target", "room-1", "--message-id", "m1", "--emoji", "", "--remove", "--url", gateway.url, "--token", TOKEN],
+      [
+        "message",
+        "react",
+        "--channel",
+        "acme",
+        "--target",
+        "room-1",
+        "--message-id",
+        "m1",
+        "--emoji",
+        "",
+        "--remove",
+        "--url",
+        gateway.url,
+        "--token",
+        TOKEN,
+      ],
       { home: gateway.home },
     );
     expect(run.code).toBe(1);

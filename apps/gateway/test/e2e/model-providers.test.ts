@@ -46,7 +46,13 @@ describe("model providers are loaded only when an agent uses one", () => {
             {
               id: "main",
               name: "Chorus",
-              model: { provider: "anthropic", baseURL: anthropic.url, apiKey: "sk-ant-test", model: "claude-test", maxRetries: 0 },
+              model: {
+                provider: "anthropic",
+                baseURL: anthropic.url,
+                apiKey: "sk-ant-test",
+                model: "claude-test",
+                maxRetries: 0,
+              },
             },
           ],
         },

@@ -32,7 +32,8 @@ describe("release check: installable as published", () => {
   let telegram: FakeTelegram;
   let gateway: ChildProcess | undefined;
   const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: "false", PNPM: pnpmCommand() };
-  for (const key of Object.keys(env)) if (/^npm_(package|lifecycle|config_(workspace|prefix))/i.test(key)) delete env[key];
+  for (const key of Object.keys(env))
+    if (/^npm_(package|lifecycle|config_(workspace|prefix))/i.test(key)) delete env[key];
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), "chorus-release-"));
@@ -47,10 +48,20 @@ describe("release check: installable as published", () => {
   });
 
   it("scripts/install-release.sh packs every package (no workspace: range left) and npm installs from the tarballs", async () => {
-    await run("bash", [join(ROOT, "scripts", "install-release.sh"), dest, "telegram"], { cwd: work, env, timeout: 280_000 });
+    await run("bash", [join(ROOT, "scripts", "install-release.sh"), dest, "telegram"], {
+      cwd: work,
+      env,
+      timeout: 280_000,
+    });
     const tarballs = await readdir(join(dest, "tarballs"));
     expect(tarballs.map((file) => file.replace(/-\d+\.\d+\.\d+.*$/, "")).sort()).toEqual(
-      expect.arrayContaining(["chorus-core", "chorus-channel-kit", "chorus-gateway", "chorus-channel-telegram", "chorus-testkit"]),
+      expect.arrayContaining([
+        "chorus-core",
+        "chorus-channel-kit",
+        "chorus-gateway",
+        "chorus-channel-telegram",
+        "chorus-testkit",
+      ]),
     );
     expect(tarballs.some((file) => file.startsWith("chorus-channel-template"))).toBe(false);
     const gatewayTarball = join(dest, "tarballs", tarballs.find((f) => f.startsWith("chorus-gateway-")) as string);
@@ -65,7 +76,10 @@ describe("release check: installable as published", () => {
     const chorus = join(dest, "node_modules", ".bin", "chorus");
     const home = join(work, "home");
     await mkdir(home);
-    await writeFile(join(home, "chorus.json"), JSON.stringify({ gateway: { port: 0 }, channels: { telegram: telegram.config() } }));
+    await writeFile(
+      join(home, "chorus.json"),
+      JSON.stringify({ gateway: { port: 0 }, channels: { telegram: telegram.config() } }),
+    );
     const cliEnv = { ...env, CHORUS_HOME: home, CHORUS_CONFIG: "", NO_PROXY: "127.0.0.1,localhost" };
     expect((await run(chorus, ["-v"], { env: cliEnv })).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
 
@@ -76,16 +90,21 @@ describe("release check: installable as published", () => {
     };
     gateway.stdout?.on("data", collect);
     gateway.stderr?.on("data", collect);
-    const url = await waitFor(() => /listening on (\S+)/.exec(output)?.[1] ?? (gateway?.exitCode !== null ? "exited" : undefined), {
-      timeoutMs: 20_000,
-      message: "the installed gateway did not start",
-    });
+    const url = await waitFor(
+      () => /listening on (\S+)/.exec(output)?.[1] ?? (gateway?.exitCode !== null ? "exited" : undefined),
+      {
+        timeoutMs: 20_000,
+        message: "the installed gateway did not start",
+      },
+    );
     expect(url, output).not.toBe("exited");
     const token = (await readFile(join(home, "gateway-token"), "utf8")).trim();
     const telegramRow = await waitFor(
       async () => {
         const { stdout } = await run(chorus, ["channels", "--json", "--url", url, "--token", token], { env: cliEnv });
-        const row = (JSON.parse(stdout) as { channels: { id: string; packageName: string }[] }).channels.find((c) => c.id === "telegram");
+        const row = (JSON.parse(stdout) as { channels: { id: string; packageName: string }[] }).channels.find(
+          (c) => c.id === "telegram",
+        );
         return JSON.stringify(row ?? {}).includes('"running"') ? row : undefined;
       },
       { timeoutMs: 20_000, intervalMs: 300, message: "telegram running in chorus channels" },
@@ -103,7 +122,8 @@ describe("release check: installable as published", () => {
       "bash scripts/install-release.sh /opt/chorus ${CHANNELS}",
     ]);
     const channels = /^ARG CHANNELS="([^"]+)"$/m.exec(dockerfile)?.[1]?.split(" ") ?? [];
-    for (const id of channels) expect(existsSync(join(ROOT, "packages", `channel-${id}`, "package.json")), id).toBe(true);
+    for (const id of channels)
+      expect(existsSync(join(ROOT, "packages", `channel-${id}`, "package.json")), id).toBe(true);
     const entrypoint = JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? "[]") as string[];
     expect(entrypoint[0]).toBe("/opt/chorus/node_modules/.bin/chorus");
     expect(existsSync(join(dest, "node_modules", ".bin", "chorus"))).toBe(true);

@@ -56,13 +56,16 @@ describe("every README example config is valid as copied", () => {
     await mkdir(gatewayDir, { recursive: true });
     await writeFile(join(gatewayDir, "package.json"), JSON.stringify({ name: "@chorus/gateway", version: "0.0.0" }));
     for (const dir of await readdir(join(ROOT, "packages"))) {
-      if (dir.startsWith("channel-") && dir !== "channel-kit") await symlink(join(ROOT, "packages", dir), join(scope, dir));
+      if (dir.startsWith("channel-") && dir !== "channel-kit")
+        await symlink(join(ROOT, "packages", dir), join(scope, dir));
     }
   });
   afterAll(() => rm(work, { recursive: true, force: true }));
 
   it("finds the examples (the gateway README's, the model providers', each channel's)", async () => {
-    const counts = await Promise.all((await markdownFiles()).map(async (file) => json5Blocks(await readFile(file, "utf8")).length));
+    const counts = await Promise.all(
+      (await markdownFiles()).map(async (file) => json5Blocks(await readFile(file, "utf8")).length),
+    );
     expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(20);
   });
 
@@ -74,8 +77,15 @@ describe("every README example config is valid as copied", () => {
         const home = join(work, "home", `${relative(ROOT, file).replace(/\W+/g, "-")}-${index}`);
         await mkdir(home, { recursive: true });
         await writeFile(join(home, "chorus.json"), block);
-        const env = Object.fromEntries([...block.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map(([, name]) => [name, dummy(name as string)]));
-        const validation = await validateInstallation({ paths: chorusPaths(home, {}), env, source: "home", gatewayDir });
+        const env = Object.fromEntries(
+          [...block.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map(([, name]) => [name, dummy(name as string)]),
+        );
+        const validation = await validateInstallation({
+          paths: chorusPaths(home, {}),
+          env,
+          source: "home",
+          gatewayDir,
+        });
         for (const finding of validation.findings.filter((f) => f.level === "error")) {
           failures.push(`${relative(ROOT, file)} block ${index + 1}: ${finding.path}: ${finding.message}`);
         }
@@ -95,10 +105,18 @@ describe("the repository's own docs", () => {
       }
     }
     const design = await readFile(join(ROOT, "docs", "design.md"), "utf8");
-    for (const section of ["## 2. The `message` tool", "### 2.2 Semantics", "## 3. The plugin contract", "## 4. Group messages", "## 6. HTTP API"]) {
+    for (const section of [
+      "## 2. The `message` tool",
+      "### 2.2 Semantics",
+      "## 3. The plugin contract",
+      "## 4. Group messages",
+      "## 6. HTTP API",
+    ]) {
       expect(design).toContain(section);
     }
-    expect(design).toContain("`reactionLevel` governs the agent and the runtime's own reactions; calls from whoever holds the\ngateway token (HTTP API, CLI) are not limited by it.");
+    expect(design).toContain(
+      "`reactionLevel` governs the agent and the runtime's own reactions; calls from whoever holds the\ngateway token (HTTP API, CLI) are not limited by it.",
+    );
     expect(await readFile(join(ROOT, "README.md"), "utf8")).toContain("(docs/design.md)");
     expect(await readFile(join(ROOT, "apps", "gateway", "README.md"), "utf8")).toContain("docs/design.md");
   });

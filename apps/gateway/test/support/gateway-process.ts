@@ -62,9 +62,7 @@ export async function startGatewayProcess(options: StartOptions = {}): Promise<G
   const configured = (options.config?.gateway as { auth?: { token?: string } } | undefined)?.auth?.token;
   // The token is printed only when the gateway generates it; on a later start it is in the token file.
   const token =
-    configured ??
-    /API token: (\S+)/.exec(output)?.[1] ??
-    (await readFile(join(home, "gateway-token"), "utf8")).trim();
+    configured ?? /API token: (\S+)/.exec(output)?.[1] ?? (await readFile(join(home, "gateway-token"), "utf8")).trim();
   return {
     home,
     url,

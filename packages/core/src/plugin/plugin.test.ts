@@ -198,7 +198,11 @@ describe("defineChannel", () => {
   it("accepts a probe: doctor's cheap, side-effect-free check of one account", async () => {
     const plugin = defineChannel<Config>({
       ...valid,
-      probe: async (ctx) => ({ ok: ctx.config.token !== "", detail: `token for ${ctx.accountId}`, webhooks: ["events"] }),
+      probe: async (ctx) => ({
+        ok: ctx.config.token !== "",
+        detail: `token for ${ctx.accountId}`,
+        webhooks: ["events"],
+      }),
     });
     const result = await plugin.probe?.({
       config: { token: "t", apiRoot: "https://api.example.test" },
