@@ -45,6 +45,11 @@ describe("validateInstallation: one pass over everything", () => {
     expect(validationError(result)?.message.split("\n").length).toBeGreaterThanOrEqual(4);
   });
 
+  it("a malformed ${…} reference is one finding, and the rest is still checked", async () => {
+    const result = await validate('{ gateway: { port: "80", auth: { token: "${1BAD}" } } }');
+    expect(result.findings.map((f) => f.path)).toEqual(expect.arrayContaining(["gateway.auth.token", "gateway.port"]));
+  });
+
   it("a hosted provider without a key, neither in the config nor in its variable", async () => {
     const config = '{ agents: { list: [{ id: "a", model: { provider: "anthropic", model: "claude-x" } }] } }';
     expect((await validate(config)).findings).toEqual([

@@ -76,7 +76,13 @@ export async function validateInstallation(options: ValidateOptions): Promise<Va
   } catch (error) {
     for (const issue of issuesOf(error)) envPaths.add(issue.path);
     findings.push(...fromError(error, file));
-    substituted = substituteEnv(raw, new Proxy(options.env, { get: (env, name) => env[name as string] || "unset" }));
+    // Go on with a stand-in for each missing variable, so the rest of the config is still checked.
+    const standIn = new Proxy(options.env, { get: (env, name) => env[name as string] || "unset" });
+    try {
+      substituted = substituteEnv(raw, standIn);
+    } catch {
+      substituted = raw; // a malformed ${…} reference: its issue is listed; check the raw tree
+    }
   }
   const notAnEnvPath = (finding: ConfigFinding) => !envPaths.has(finding.path);
 
@@ -103,9 +109,13 @@ export function validationError(validation: Validation): Error | undefined {
   const errors = validation.findings.filter((f) => f.level === "error");
   const [first] = errors;
   if (first === undefined) return undefined;
-  if (errors.length === 1) {
-    if (isChorusError(first.cause) && !(first.cause instanceof ConfigError)) return first.cause;
-    if (first.path === "") return new ChorusError("E_INVALID_INPUT", first.message, { hint: `Fix: ${first.fix}.` });
+  // One error behind every finding (a plugin that cannot load, one plugin's ConfigError): its own words.
+  const cause = first.cause;
+  if (cause !== undefined && errors.every((f) => f.cause === cause) && isChorusError(cause)) {
+    return cause instanceof ConfigError && !cause.file ? cause.inFile(validation.file) : cause;
+  }
+  if (errors.length === 1 && first.path === "") {
+    return new ChorusError("E_INVALID_INPUT", first.message, { hint: `Fix: ${first.fix}.` });
   }
   return new ConfigError(
     errors.map((f) => ({ path: f.path, message: f.message })),
@@ -163,7 +173,17 @@ async function validateChannels(
     pluginsDir: options.paths.plugins,
     load: config.plugins.load,
     configDir: dirname(file),
-    builtins: [],
+    // The webchat is built in: named among the installed channels, validated by its own schema below.
+    builtins: [
+      {
+        id: "webchat",
+        packageName: "@chorus/gateway",
+        version: "builtin",
+        dir: GATEWAY_PACKAGE_DIR,
+        manifest: { kind: "channel", id: "webchat", apiVersion: 1 },
+        source: "builtin",
+      },
+    ],
   });
   const validated: ValidatedChannel[] = [];
   for (const [id, block] of configured) {
@@ -241,15 +261,16 @@ function issuesOf(error: unknown): ConfigIssue[] {
   throw error;
 }
 
-function finding(issue: ConfigIssue, file: string, fix?: string): ConfigFinding {
+function finding(issue: ConfigIssue, file: string, fix?: string, cause?: unknown): ConfigFinding {
   return {
     level: "error",
     path: issue.path,
     message: issue.message,
     fix: fix ?? (issue.path ? `edit ${issue.path} in ${file}` : `edit ${file}`),
+    ...(cause === undefined ? {} : { cause }),
   };
 }
 
 function fromError(error: unknown, file: string, fix?: string): ConfigFinding[] {
-  return issuesOf(error).map((issue) => finding(issue, file, fix));
+  return issuesOf(error).map((issue) => finding(issue, file, fix, error));
 }

@@ -125,7 +125,7 @@ describe("ack reaction (👀, scope group-mentions)", () => {
     const dm = await turnOn(h(), {
       conversationId: h().dm("ack-dm"),
       text: "hi",
-      sessionKey: "agent:main:main",
+      sessionKey: "agent:main:memory:dm:ann",
       turns: 1,
     });
     const loud = await turnOn(h(), { conversationId: h().group("ack-always"), text: "nice weather", turns: 1 });
@@ -153,7 +153,7 @@ describe.each([
       dm: await turnOn(h(), {
         conversationId: h().dm("scope-dm"),
         text: "hi",
-        sessionKey: "agent:main:main",
+        sessionKey: "agent:main:memory:dm:ann",
         turns: 1,
       }),
       mention: await turnOn(h(), {

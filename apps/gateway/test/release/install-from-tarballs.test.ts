@@ -23,7 +23,9 @@ const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 /** The pnpm running this test (`pnpm test`), else the pinned one through npx. */
 function pnpmCommand(): string {
   const execpath = process.env.npm_execpath;
-  return execpath && /pnpm/.test(execpath) ? `${process.execPath} ${execpath}` : "npx -y pnpm@12.4.2";
+  if (!execpath || !/pnpm/.test(execpath)) return "npx -y pnpm@12.4.2";
+  // pnpm is a script run by node in some installs, a native executable in others.
+  return /\.[cm]?js$/.test(execpath) ? `${process.execPath} ${execpath}` : execpath;
 }
 
 describe("release check: installable as published", () => {
