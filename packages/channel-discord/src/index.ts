@@ -8,6 +8,7 @@ import { CHORUS_API_VERSION, type ChannelCapabilities, defineChannel } from "@ch
 import { DISCORD_SECRET_KEYS, type DiscordConfig, discordConfigSchema } from "./config.js";
 import { createDiscordInstance } from "./instance.js";
 import { DISCORD_MAX_TEXT } from "./outbound.js";
+import { probeDiscord } from "./probe.js";
 
 const ID = "discord";
 const LABEL = "Discord";
@@ -38,6 +39,7 @@ export const discordChannel = defineChannel<DiscordConfig>({
   configSchema: discordConfigSchema,
   secretKeys: DISCORD_SECRET_KEYS,
   create: (ctx) => createDiscordInstance(ctx, ID),
+  probe: (ctx) => probeDiscord(ctx),
 });
 
 export default discordChannel;

@@ -24,6 +24,7 @@ import { createFeishuHttpClient, sdkHttpInstance } from "./http.js";
 import type { InboundContext } from "./inbound.js";
 import { LongConnection } from "./long-connection.js";
 import { createOutbound, MAX_TEXT_LENGTH } from "./outbound.js";
+import { probeFeishu } from "./probe.js";
 import { createReactions } from "./reactions.js";
 import { sdkLogger } from "./sdk-logger.js";
 import { TokenCache } from "./token-cache.js";
@@ -59,6 +60,7 @@ export const feishuChannel = defineChannel<FeishuConfig>({
   configSchema: feishuConfigSchema,
   secretKeys: FEISHU_SECRET_KEYS,
   create: (ctx) => createFeishuInstance(ctx),
+  probe: (ctx) => probeFeishu(ctx),
 });
 
 export default feishuChannel;

@@ -39,6 +39,7 @@ export const imessageChannel = defineChannel<IMessageConfig>({
   configSchema: imessageConfigSchema,
   secretKeys: IMESSAGE_SECRET_KEYS,
   create: (ctx) => createIMessageInstance(ID, ctx),
+  probe: (ctx) => probeIMessage(ctx),
 });
 
 export default imessageChannel;
@@ -62,4 +63,7 @@ export {
   type TapbackKind,
   targetGuid,
 } from "./vocabulary.js";
+
+import { probeIMessage } from "./probe.js";
+
 export type * from "./wire.js";

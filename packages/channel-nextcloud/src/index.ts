@@ -19,6 +19,7 @@ import { NEXTCLOUD_SECRET_KEYS, type NextcloudConfig, nextcloudConfigSchema } fr
 import { BotIdentity } from "./identity.js";
 import { importLegacyState } from "./legacy.js";
 import { TalkOutbound } from "./outbound.js";
+import { probeNextcloud } from "./probe.js";
 import { ReactionEventIds } from "./reaction-events.js";
 import { TalkReactions } from "./reactions.js";
 import { createWebhookHandler } from "./webhook.js";
@@ -52,6 +53,7 @@ export const nextcloudChannel = defineChannel<NextcloudConfig>({
   configSchema: nextcloudConfigSchema,
   secretKeys: NEXTCLOUD_SECRET_KEYS,
   create: (ctx) => createNextcloudInstance(ctx),
+  probe: (ctx) => probeNextcloud(ctx),
 });
 
 export default nextcloudChannel;

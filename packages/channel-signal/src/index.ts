@@ -24,6 +24,7 @@ import { EVENTS_PATH, EventStream } from "./events.js";
 import { createInbound } from "./inbound-handler.js";
 import { LOGIN_OPTIONS, linkDevice } from "./login.js";
 import { createOutbound, MAX_TEXT_LENGTH } from "./outbound.js";
+import { probeSignal } from "./probe.js";
 import { createReactions } from "./reactions.js";
 import { botIdOf, type SignalBot } from "./refs.js";
 import type { SignalContact } from "./wire.js";
@@ -55,6 +56,7 @@ export const signalChannel = defineChannel<SignalConfig>({
   secretKeys: SIGNAL_SECRET_KEYS,
   loginOptions: LOGIN_OPTIONS,
   create: (ctx) => createSignalInstance(ctx),
+  probe: (ctx) => probeSignal(ctx),
   login: (ctx) => linkDevice(ctx),
 });
 

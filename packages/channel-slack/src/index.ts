@@ -8,6 +8,7 @@ import { CHORUS_API_VERSION, type ChannelCapabilities, defineChannel } from "@ch
 import { SLACK_SECRET_KEYS, type SlackConfig, slackConfigSchema } from "./config.js";
 import { createSlackInstance } from "./instance.js";
 import { MAX_TEXT_LENGTH } from "./outbound.js";
+import { probeSlack } from "./probe.js";
 
 /** What Slack can do, as data: the agent's tool schema, core's rules and the contract suite read it. */
 export const slackCapabilities: ChannelCapabilities = {
@@ -38,6 +39,7 @@ export const slackChannel = defineChannel<SlackConfig>({
   configSchema: slackConfigSchema,
   secretKeys: SLACK_SECRET_KEYS,
   create: (ctx) => createSlackInstance(ctx),
+  probe: (ctx) => probeSlack(ctx),
 });
 
 export default slackChannel;

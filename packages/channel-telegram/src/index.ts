@@ -8,6 +8,7 @@ import { CHORUS_API_VERSION, type ChannelCapabilities, defineChannel } from "@ch
 import { TELEGRAM_SECRET_KEYS, type TelegramConfig, telegramConfigSchema } from "./config.js";
 import { createTelegramInstance, TELEGRAM_ID, TELEGRAM_LABEL } from "./instance.js";
 import { TELEGRAM_MAX_TEXT } from "./outbound.js";
+import { probeTelegram } from "./probe.js";
 import { telegramVocabulary } from "./vocabulary.js";
 
 /** What Telegram can do, as data (DESIGN §2.2 row Telegram: clearAll, singleSlot, 73-emoji vocabulary). */
@@ -38,6 +39,7 @@ export const telegramChannel = defineChannel<TelegramConfig>({
   configSchema: telegramConfigSchema,
   secretKeys: TELEGRAM_SECRET_KEYS,
   create: (ctx) => createTelegramInstance(ctx),
+  probe: (ctx) => probeTelegram(ctx),
 });
 
 export default telegramChannel;

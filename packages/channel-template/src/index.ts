@@ -18,6 +18,7 @@ import {
 import { createAcmeClient } from "./client.js";
 import { ACME_SECRET_KEYS, type AcmeConfig, acmeConfigSchema } from "./config.js";
 import { createOutbound, MAX_TEXT_LENGTH } from "./outbound.js";
+import { probeAcme } from "./probe.js";
 import { acmeVocabulary, createReactions } from "./reactions.js";
 import { createWebhookHandler } from "./webhook.js";
 import type { AcmeUser } from "./wire.js";
@@ -50,6 +51,7 @@ export const acmeChannel = defineChannel<AcmeConfig>({
   configSchema: acmeConfigSchema,
   secretKeys: ACME_SECRET_KEYS,
   create: (ctx) => createAcmeInstance(ctx),
+  probe: (ctx) => probeAcme(ctx),
 });
 
 export default acmeChannel;

@@ -39,6 +39,7 @@ export function createWhatsAppChannel(options: WhatsAppInstanceOptions = {}): Ch
     secretKeys: WHATSAPP_SECRET_KEYS,
     create: (ctx) => createWhatsAppInstance(ctx, options),
     login: (ctx) => linkAccount(ctx),
+    probe: (ctx) => probeWhatsApp(ctx),
     loginOptions: [
       {
         name: "phone",
@@ -66,6 +67,9 @@ export {
   ReactionMemory,
   type ReactionUpdate,
 } from "./inbound/index.js";
+
+import { probeWhatsApp } from "./probe.js";
+
 export type { WhatsAppInstanceOptions } from "./instance.js";
 export { type BotIdentity, chatJidOf, e164OfJid, userJidOf } from "./jids.js";
 export { authDirOf, isLinked, openAuthState, type WhatsAppAuthState } from "./link/index.js";

@@ -22,6 +22,7 @@ import { ZaloConnection } from "./connection.js";
 import { normalizeMessage, normalizeReaction } from "./inbound.js";
 import { loginWithQr } from "./login.js";
 import { createOutbound, MAX_TEXT_LENGTH, type ZaloCaller } from "./outbound.js";
+import { probeZalouser } from "./probe.js";
 import { createReactions } from "./reactions.js";
 import { type GroupInfoAnswer, Threads } from "./threads.js";
 import { zaloVocabulary } from "./vocabulary.js";
@@ -56,6 +57,7 @@ export const zalouserChannel = defineChannel<ZalouserConfig>({
   secretKeys: ZALOUSER_SECRET_KEYS,
   create: (ctx) => createZalouserInstance(ctx),
   login: (ctx) => loginWithQr(ctx),
+  probe: (ctx) => probeZalouser(ctx),
 });
 
 export default zalouserChannel;

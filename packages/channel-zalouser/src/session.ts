@@ -29,7 +29,7 @@ const sessionSchema = z.object({
 export type ZaloSession = z.infer<typeof sessionSchema>;
 
 /** The stored session, or undefined when the account is not linked. Throws `E_AUTH` naming what is wrong with a damaged one. */
-export async function readSession(store: ChannelStore): Promise<ZaloSession | undefined> {
+export async function readSession(store: Pick<ChannelStore, "get">): Promise<ZaloSession | undefined> {
   const value = await store.get(SESSION_KEY);
   if (value === undefined) return undefined;
   const parsed = sessionSchema.safeParse(value);

@@ -45,6 +45,8 @@ export {
   type ChannelLoginContext,
   type ChannelLoginResult,
   type ChannelPlugin,
+  type ChannelProbeContext,
+  type ChannelProbeResult,
   type ChannelState,
   type ChannelStatus,
   channelPluginProblems,

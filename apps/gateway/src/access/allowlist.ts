@@ -50,3 +50,12 @@ export function isOwner(sender: AccessSender, settings: ChannelSettings, bot?: A
   if (allowFrom !== undefined && allowFrom.length > 0) return matchesAllowList(sender, allowFrom);
   return isSelf(sender, bot);
 }
+
+/**
+ * The sender is an owner by name: an `allowFrom` entry other than `"*"`, or the bot's own account.
+ * A wildcard lets everyone in, but does not make everyone one person: `dmScope: "owner-main"` reads this.
+ */
+export function isNamedOwner(sender: AccessSender, settings: ChannelSettings, bot?: AccessBot): boolean {
+  const named = (settings.allowFrom ?? []).filter((entry) => entry.trim() !== "*");
+  return (named.length > 0 && matchesAllowList(sender, named)) || isSelf(sender, bot);
+}

@@ -1,4 +1,4 @@
-export { type AccessBot, type AccessSender, isOwner, isSelf, matchesAllowList } from "./allowlist.js";
+export { type AccessBot, type AccessSender, isNamedOwner, isOwner, isSelf, matchesAllowList } from "./allowlist.js";
 export {
   describeSender,
   normalizePairingCode,

@@ -1,4 +1,4 @@
-import { CONTEXT_MARKER, CURRENT_MARKER } from "../groups/history.js";
+import { CONTEXT_MARKER, CONTINUATION, CURRENT_MARKER } from "../groups/history.js";
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from "./types.js";
 
 /** The emoji the demo agent reacts with. */
@@ -96,10 +96,11 @@ export function readGroupBatch(said: string): { current: string; context: number
   const current = lines
     .slice(currentAt === -1 ? 0 : currentAt + 1, from)
     .join("\n")
-    .replace(/^[^:\n]{1,80}: /u, "");
+    .replace(/^[^:\n]{1,80}: /u, "")
+    .replaceAll(`\n${CONTINUATION}`, "\n");
   const context =
     contextAt === -1 || currentAt === -1
       ? 0
-      : lines.slice(contextAt + 1, currentAt).filter((l) => l.trim() !== "").length;
+      : lines.slice(contextAt + 1, currentAt).filter((l) => l.trim() !== "" && !l.startsWith(CONTINUATION)).length;
   return { current, context };
 }

@@ -61,7 +61,7 @@ export function toAgentError(error: unknown, config: ModelConfig, context: Agent
     return make("E_PLATFORM", `The turn was cancelled before ${where} answered`, { retryable: false });
   }
   if (isTimeout(cause)) {
-    const limit = config.provider === "openai-compatible" ? ` within ${config.timeoutMs}ms` : "";
+    const limit = config.provider === "demo" ? "" : ` within ${config.timeoutMs}ms`;
     return make("E_PLATFORM", `The model server did not answer${limit} (${where})${attempts}`, {
       retryable: true,
       hint: "Check that the model server is up, or raise the model's timeoutMs in chorus.json.",

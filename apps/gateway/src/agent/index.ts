@@ -1,8 +1,15 @@
 export { DemoLanguageModel } from "./demo-model.js";
 export { DEMO_REACTION, type DemoStep, demoText, planDemoStep, readGroupBatch } from "./demo-reply.js";
 export { AgentError, type AgentErrorContext, describeModel, toAgentError } from "./errors.js";
+export { type ModelFailure, ModelFailures, withoutModelAddress } from "./failures.js";
 export { runMessageTool, toAiTool, toolFailure } from "./message-tool.js";
-export { type CreateLanguageModelOptions, createLanguageModel, fetchWithTimeout, type ModelFetch } from "./model.js";
+export {
+  type CreateLanguageModelOptions,
+  createLanguageModel,
+  fetchWithTimeout,
+  type ModelFetch,
+  modelLabel,
+} from "./model.js";
 export { runTurn } from "./run-turn.js";
 export { buildSystemPrompt, reactionSection, type SystemPromptInput } from "./system-prompt.js";
 export type {

@@ -1,5 +1,4 @@
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { ModelConfig } from "../config/schema.js";
+import type { ModelConfig, RemoteModelConfig } from "../config/schema.js";
 import { DemoLanguageModel } from "./demo-model.js";
 import type { LanguageModelV3 } from "./types.js";
 
@@ -12,17 +11,48 @@ export interface CreateLanguageModelOptions {
   fetch?: ModelFetch;
 }
 
-/** The AI SDK language model a model config names: an OpenAI-compatible server or the offline demo. */
-export function createLanguageModel(config: ModelConfig, options: CreateLanguageModelOptions = {}): LanguageModelV3 {
+/**
+ * The AI SDK language model a model config names. Each provider's module is imported only when an
+ * agent uses it, so the gateway's cold start does not pay for providers nobody configured.
+ */
+export async function createLanguageModel(
+  config: ModelConfig,
+  options: CreateLanguageModelOptions = {},
+): Promise<LanguageModelV3> {
   if (config.provider === "demo") return new DemoLanguageModel();
-  const provider = createOpenAICompatible({
-    name: config.name,
-    baseURL: config.baseURL.replace(/\/+$/, ""),
-    ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
-    includeUsage: true,
-    fetch: fetchWithTimeout(config.timeoutMs, options.fetch ?? globalThis.fetch),
-  });
-  return provider.chatModel(config.model);
+  const fetch = fetchWithTimeout(config.timeoutMs, options.fetch ?? globalThis.fetch);
+  const baseURL = config.baseURL.replace(/\/+$/, "");
+  const apiKey = "apiKey" in config && config.apiKey !== undefined ? { apiKey: config.apiKey } : {};
+  switch (config.provider) {
+    case "openai-compatible": {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+      return createOpenAICompatible({ name: config.name, baseURL, ...apiKey, includeUsage: true, fetch }).chatModel(
+        config.model,
+      );
+    }
+    case "openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai");
+      // Chat Completions: the API every OpenAI model and the `message` tool's function calling speak.
+      return createOpenAI({ baseURL, ...apiKey, fetch }).chat(config.model);
+    }
+    case "anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
+      return createAnthropic({ baseURL, ...apiKey, fetch })(config.model);
+    }
+    case "google": {
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
+      return createGoogleGenerativeAI({ baseURL, ...apiKey, fetch })(config.model);
+    }
+    case "ollama": {
+      const { createOllama } = await import("ollama-ai-provider-v2");
+      return createOllama({ baseURL, fetch })(config.model) as LanguageModelV3;
+    }
+  }
+}
+
+/** The model's name as logs and `/status` show it: `anthropic/claude-…`. */
+export function modelLabel(config: RemoteModelConfig): string {
+  return `${config.provider === "openai-compatible" ? config.name : config.provider}/${config.model}`;
 }
 
 /**

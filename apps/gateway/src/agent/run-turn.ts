@@ -22,19 +22,17 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     { role: "user", content: input.user },
   ];
   const settings = {
-    model: createLanguageModel(config),
+    model: await createLanguageModel(config),
     system: input.system,
     messages,
     tools,
     stopWhen: stepCountIs(input.maxSteps),
-    maxRetries: config.provider === "openai-compatible" ? config.maxRetries : 0,
-    ...(config.provider === "openai-compatible" && config.temperature !== undefined
-      ? { temperature: config.temperature }
-      : {}),
+    maxRetries: config.provider === "demo" ? 0 : config.maxRetries,
+    ...(config.provider !== "demo" && config.temperature !== undefined ? { temperature: config.temperature } : {}),
     ...(input.signal ? { abortSignal: input.signal } : {}),
   };
   try {
-    if (config.provider === "openai-compatible" && config.stream) {
+    if (config.provider !== "demo" && config.stream) {
       let failure: { error: unknown } | undefined;
       const result = streamText({
         ...settings,

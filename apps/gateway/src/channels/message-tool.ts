@@ -4,7 +4,7 @@ import {
   type MessageRef,
   type MessageToolInput,
   type MessageToolSuccess,
-  performReaction,
+  normalizeReaction,
   toChorusError,
 } from "@chorus/core";
 import type { MessageIndex } from "../state/index.js";
@@ -42,6 +42,17 @@ export class MessageToolExecutor implements MessageToolCalls {
     const conversation: ConversationAddress =
       sameChannel && scope?.conversation.id === target ? scope.conversation : { id: target };
     const instance = this.registry.instanceOf(entry);
+    // Argument errors come before any message lookup or plugin call, on every path (DESIGN §2.2, §6):
+    // core's reaction rules decide the intent (or refuse the call) from the arguments and flags alone.
+    const intent =
+      input.action === "react"
+        ? normalizeReaction(reactionCall(input), entry.plugin.capabilities.reactions, entry.plugin.vocabulary, {
+            channel: entry.plugin.label,
+          })
+        : undefined;
+    if (input.action === "reactions" && (!entry.plugin.capabilities.reactions.list || !instance.listReactions)) {
+      throw new ChorusError("E_UNSUPPORTED", `${entry.plugin.label} cannot list reactions on a message.`);
+    }
 
     return this.#guard(entry, async () => {
       if (input.action === "send") {
@@ -53,18 +64,15 @@ export class MessageToolExecutor implements MessageToolCalls {
       const messageId = input.messageId ?? (scope?.conversation.id === target ? scope?.message?.messageId : undefined);
       if (!messageId) throw new ChorusError("E_INVALID_INPUT", "messageId is required outside a conversation turn");
       const ref = await this.#ref(entry, conversation, messageId);
-      if (input.action === "reactions") {
-        if (!entry.plugin.capabilities.reactions.list || !instance.listReactions) {
-          throw new ChorusError("E_UNSUPPORTED", `${entry.plugin.label} cannot list reactions on a message.`);
-        }
+      if (input.action === "reactions" && instance.listReactions) {
         return { ok: true, action: "reactions", reactions: await instance.listReactions(ref) };
       }
-      const call = {
-        ...(input.emoji !== undefined ? { emoji: input.emoji } : {}),
-        ...(input.remove !== undefined ? { remove: input.remove } : {}),
-        ...(input.clearAll !== undefined ? { clearAll: input.clearAll } : {}),
-      };
-      return performReaction({ plugin: entry.plugin, instance, ref, call });
+      if (!intent) throw new ChorusError("E_INVALID_INPUT", `unknown action ${String(input.action)}`);
+      try {
+        return await instance.react(ref, intent);
+      } catch (error) {
+        throw toChorusError(error, `${entry.plugin.label} could not react`);
+      }
     });
   }
 
@@ -87,4 +95,13 @@ export class MessageToolExecutor implements MessageToolCalls {
       throw entry.redactor.error(toChorusError(error, `${entry.plugin.label} failed`));
     }
   }
+}
+
+/** The reaction arguments of a `message` call, as core's rules read them. */
+function reactionCall(input: MessageToolInput): { emoji?: string; remove?: boolean; clearAll?: boolean } {
+  return {
+    ...(input.emoji !== undefined ? { emoji: input.emoji } : {}),
+    ...(input.remove !== undefined ? { remove: input.remove } : {}),
+    ...(input.clearAll !== undefined ? { clearAll: input.clearAll } : {}),
+  };
 }

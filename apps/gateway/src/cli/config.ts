@@ -1,9 +1,10 @@
 import type { Command } from "commander";
-import { checkConfig } from "../config/index.js";
-import { cliContext } from "./context.js";
+import { validateInstallation } from "../checks/validate.js";
+import type { ConfigFinding } from "../config/index.js";
+import { cliPaths } from "./context.js";
 
 /** Prints findings; returns whether any is an error. */
-export function printFindings(findings: ReturnType<typeof checkConfig>): boolean {
+export function printFindings(findings: readonly ConfigFinding[]): boolean {
   for (const finding of findings) {
     process.stdout.write(
       `${finding.level === "error" ? "✗" : "!"} ${finding.path ? `${finding.path}: ` : ""}${finding.message}\n    fix: ${finding.fix}\n`,
@@ -17,15 +18,19 @@ export function registerConfigCommands(program: Command): void {
   const config = program.command("config").description("inspect the configuration");
   config
     .command("check")
-    .description("validate chorus.json (JSON5) and report problems with their fixes")
+    .description(
+      "validate chorus.json (JSON5) and every configured channel's keys; report all problems with their fixes",
+    )
     .option("--config <path>", "config file (default: $CHORUS_CONFIG or <home>/chorus.json)")
     .action(async (options: { config?: string }) => {
-      const ctx = await cliContext(options);
-      const failed = printFindings(checkConfig(ctx.loaded, ctx.env));
+      const validation = await validateInstallation(cliPaths(options));
+      const failed = printFindings(validation.findings);
       process.stdout.write(
-        ctx.loaded.exists
-          ? `${ctx.loaded.file}: ${failed ? "has errors" : "valid"}\n`
-          : `${ctx.loaded.file} does not exist; the defaults apply.\n`,
+        validation.exists
+          ? `${validation.file}: ${failed ? "has errors" : "valid"}\n`
+          : failed
+            ? `${validation.file} does not exist.\n`
+            : `${validation.file} does not exist; the defaults apply.\n`,
       );
       if (failed) process.exitCode = 1;
     });

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import type { ConfigSource } from "../checks/validate.js";
 import { type LoadedConfig, loadConfig } from "../config/index.js";
 import { type ChorusPaths, chorusPaths, resolveHome } from "../home.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
@@ -10,6 +11,19 @@ export interface CliContext {
   paths: ChorusPaths;
   env: NodeJS.ProcessEnv;
   loaded: LoadedConfig;
+  /** Who named the config file: `--config`, `CHORUS_CONFIG`, or neither (`<home>/chorus.json`). */
+  source: ConfigSource;
+}
+
+/** The installation's paths and where its config file's name came from, without reading it. */
+export function cliPaths(
+  options: { config?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): { paths: ChorusPaths; env: NodeJS.ProcessEnv; source: ConfigSource } {
+  const effectiveEnv = options.config ? { ...env, CHORUS_CONFIG: resolve(options.config) } : env;
+  const paths = chorusPaths(resolveHome(effectiveEnv), effectiveEnv);
+  const source: ConfigSource = options.config ? "flag" : env.CHORUS_CONFIG?.trim() ? "env" : "home";
+  return { paths, env: effectiveEnv, source };
 }
 
 /** Reads `CHORUS_HOME` / `CHORUS_CONFIG` (or `--config`) and loads the config. */
@@ -17,10 +31,9 @@ export async function cliContext(
   options: { config?: string },
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<CliContext> {
-  const effectiveEnv = options.config ? { ...env, CHORUS_CONFIG: resolve(options.config) } : env;
-  const paths = chorusPaths(resolveHome(effectiveEnv), effectiveEnv);
+  const { paths, env: effectiveEnv, source } = cliPaths(options, env);
   const loaded = await loadConfig({ paths, env: effectiveEnv });
-  return { paths, env: effectiveEnv, loaded };
+  return { paths, env: effectiveEnv, loaded, source };
 }
 
 /** Where the running gateway listens and the token to talk to it. */

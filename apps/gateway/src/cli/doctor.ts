@@ -1,53 +1,98 @@
 import { access } from "node:fs/promises";
-import { channelAccounts, checkConfig, validatePluginConfig } from "../config/index.js";
-import { findChannel, loadChannelPlugin } from "../plugins/index.js";
+import { probeChannels } from "../checks/channel-probe.js";
+import { probeModel } from "../checks/model-probe.js";
+import { type Validation, validateInstallation } from "../checks/validate.js";
+import { formatPath, type GatewayConfig, type ModelConfig, type RemoteModelConfig } from "../config/index.js";
 import { printFindings } from "./config.js";
-import { type CliContext, cliContext, discoverInstalledChannels, gatewayEndpoint } from "./context.js";
+import { type CliContext, cliContext, cliPaths, gatewayEndpoint } from "./context.js";
 import { callGateway, isUnreachable } from "./http-client.js";
 
-/** `chorus doctor`: what is misconfigured or missing, and how to fix it. */
+type Say = (level: "ok" | "warning" | "error" | "note", line: string, fix?: string) => void;
+
+/**
+ * `chorus doctor`: what cannot work, and how to fix it. The config (the same validation as `start`),
+ * each agent's model endpoint, each channel account's platform and credentials (the plugin's
+ * `probe`: nothing is started), the webhook URLs platforms must reach, and — when the gateway
+ * runs — each channel's live status. Exits 1 when something cannot work.
+ */
 export async function doctorCommand(options: { config?: string; url?: string; token?: string }): Promise<void> {
   let failed = false;
-  const say = (ok: boolean, line: string, fix?: string) => {
-    if (!ok) failed = true;
-    process.stdout.write(`${ok ? "✓" : "✗"} ${line}${!ok && fix ? `\n    fix: ${fix}` : ""}\n`);
+  const say: Say = (level, line, fix) => {
+    if (level === "error") failed = true;
+    const mark = { ok: "✓", warning: "!", error: "✗", note: "-" }[level];
+    const fixLine = fix && (level === "error" || level === "warning") ? `\n    fix: ${fix}` : "";
+    process.stdout.write(`${mark} ${line}${fixLine}\n`);
   };
   const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
-  say(
-    major > 20 || (major === 20 && minor >= 19),
-    `Node.js ${process.versions.node}`,
-    "install Node.js 20.19 or newer",
-  );
-  let ctx: Awaited<ReturnType<typeof cliContext>>;
+  const nodeOk = major > 20 || (major === 20 && minor >= 19);
+  say(nodeOk ? "ok" : "error", `Node.js ${process.versions.node}`, "install Node.js 20.19 or newer");
+
+  const located = cliPaths(options);
+  const validation = await validateInstallation(located);
+  if (printFindings(validation.findings)) failed = true;
+  if (!validation.findings.some((f) => f.level === "error")) {
+    say(
+      "ok",
+      validation.exists ? `config ${validation.file}` : `no config at ${validation.file} (webchat + demo agent)`,
+    );
+  }
+  await checkModels(validation, located.env, say);
+  await checkChannels(validation, located.paths, say);
+
+  let ctx: CliContext | undefined;
   try {
     ctx = await cliContext(options);
-  } catch (error) {
-    say(false, `config: ${(error as Error).message}`, "fix the config file, then run `chorus config check`");
-    process.exitCode = 1;
-    return;
+  } catch {
+    // The config's problems are listed above; the live part needs a config that loads.
   }
-  say(true, ctx.loaded.exists ? `config ${ctx.loaded.file}` : `no config at ${ctx.loaded.file} (webchat + demo agent)`);
-  if (printFindings(checkConfig(ctx.loaded, ctx.env))) failed = true;
-  const config = ctx.loaded.config;
-  const discovery = await discoverInstalledChannels(ctx);
-  for (const problem of discovery.problems) say(false, `plugin: ${JSON.stringify(problem)}`);
-  for (const [id, block] of Object.entries(config.channels)) {
-    if (id === "webchat") continue;
-    try {
-      const plugin = await loadChannelPlugin(findChannel(id, discovery));
-      for (const account of channelAccounts(id, block)) await validatePluginConfig(plugin, account);
-      say(true, `channel ${id}: plugin loads and its config is valid`);
-    } catch (error) {
-      say(false, `channel ${id}: ${(error as Error).message}`);
-    }
-  }
-  await reportLiveChannels(ctx, options, say);
-  const writable = await access(ctx.paths.home).then(
+  if (ctx) await reportLiveChannels(ctx, options, say);
+  const home = located.paths.home;
+  const exists = await access(home).then(
     () => true,
     () => false,
   );
-  say(true, `home ${ctx.paths.home}${writable ? "" : " (will be created on first start)"}`);
+  say("ok", `home ${home}${exists ? "" : " (will be created on first start)"}`);
   if (failed) process.exitCode = 1;
+}
+
+/** Each agent's model (its own, else `agents.defaults.model`), probed once per distinct endpoint. */
+async function checkModels(validation: Validation, env: NodeJS.ProcessEnv, say: Say): Promise<void> {
+  for (const { id, model, path } of agentModels(validation.config)) {
+    if (model.provider === "demo") {
+      say("ok", `agent ${id}: the offline demo model`);
+      continue;
+    }
+    const result = await probeModel(model as RemoteModelConfig, path, env);
+    say(result.level, `agent ${id}: ${result.detail}`, result.fix);
+  }
+}
+
+function agentModels(config: GatewayConfig): { id: string; model: ModelConfig; path: string }[] {
+  const defaults = config.agents.defaults.model;
+  const fallback = { model: defaults ?? ({ provider: "demo" } as const), path: "agents.defaults.model" };
+  const list = config.agents.list ?? [{ id: "main", model: undefined }];
+  return list.map((agent, index) =>
+    agent.model
+      ? { id: agent.id, model: agent.model, path: formatPath(["agents", "list", index, "model"]) }
+      : { id: agent.id, ...fallback },
+  );
+}
+
+async function checkChannels(
+  validation: Validation,
+  paths: Parameters<typeof probeChannels>[2],
+  say: Say,
+): Promise<void> {
+  for (const check of await probeChannels(validation.channels, validation.config, paths)) {
+    const name = `channel ${check.channel} (${check.account})`;
+    if (!check.result) {
+      say("note", `${name}: its plugin has no probe; run \`chorus doctor\` while the gateway runs for its live status`);
+      continue;
+    }
+    const { ok, detail, fix } = check.result;
+    say(ok ? "ok" : "error", `${name}: ${detail}`, fix ?? "see the channel's README");
+    for (const webhook of check.webhooks) say(webhook.level, `${name}: ${webhook.detail}`, webhook.fix);
+  }
 }
 
 interface LiveChannel {
@@ -63,7 +108,7 @@ interface LiveChannel {
 async function reportLiveChannels(
   ctx: CliContext,
   overrides: { url?: string; token?: string },
-  say: (ok: boolean, line: string, fix?: string) => void,
+  say: Say,
 ): Promise<void> {
   let channels: LiveChannel[];
   try {
@@ -79,24 +124,22 @@ async function reportLiveChannels(
     ).channels;
   } catch (error) {
     if (isUnreachable(error)) {
-      process.stdout.write(
-        "- the gateway is not running: start it (`chorus start`) and run `chorus doctor` again to check each channel's connection to its platform\n",
-      );
+      say("note", "the gateway is not running: the lines above are what can be checked without it");
       return;
     }
     say(
-      false,
+      "error",
       `the running gateway refused the status request: ${(error as Error).message}`,
-      "pass the right token (CHORUS_TOKEN)",
+      "pass the right token (--token or CHORUS_TOKEN)",
     );
     return;
   }
   for (const channel of channels) {
     const ok = channel.status.state === "running";
     say(
-      ok,
-      `channel ${channel.id} (${channel.account}): ${channel.status.state}${channel.status.detail ? ` — ${channel.status.detail}` : ""}`,
-      "see the channel's README (setup on the real platform) and the gateway log",
+      ok ? "ok" : "error",
+      `running gateway: channel ${channel.id} (${channel.account}) ${channel.status.state}${channel.status.detail ? ` — ${channel.status.detail}` : ""}`,
+      "see the lines above for this channel and the gateway log (`--verbose` for more)",
     );
   }
 }

@@ -8,6 +8,7 @@ import { registerMessageCommands } from "./message.js";
 import { reportError } from "./output.js";
 import { registerPairingCommands } from "./pairing.js";
 import { registerPluginCommands } from "./plugins.js";
+import { registerTokenCommand } from "./token.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -23,7 +24,7 @@ function parsePort(value: string): number {
 const program = new Command()
   .name("chorus")
   .description("One AI agent in the chat apps people already use.")
-  .version(version)
+  .version(version, "-v, --version", "print the version")
   .showHelpAfterError();
 
 program
@@ -75,10 +76,13 @@ registerPluginCommands(program);
 registerConfigCommands(program);
 registerPairingCommands(program);
 registerMessageCommands(program);
+registerTokenCommand(program);
 
 program
   .command("doctor")
-  .description("check the installation, the config and (when the gateway runs) each channel's connection")
+  .description(
+    "check what cannot work and how to fix it: the config, each agent's model, each channel's platform and credentials, webhook URLs",
+  )
   .option("--config <path>", "config file")
   .option("--url <url>", "URL of the running gateway (default: from the config)")
   .option("--token <token>", "API token (default: CHORUS_TOKEN, gateway.auth.token or the generated one)")

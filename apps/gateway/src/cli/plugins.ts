@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { installPlugin, listInstalled, removePlugin } from "../plugins/index.js";
 import { cliContext } from "./context.js";
 import { progress } from "./output.js";
@@ -14,6 +15,8 @@ export function registerPluginCommands(program: Command): void {
       progress(`Installing ${spec} into ${ctx.paths.plugins} …`);
       const channels = await installPlugin(spec, ctx.paths.plugins, {
         onProgress: (line) => progress(`  npm: ${line}`),
+        onNotice: (line) => progress(line),
+        gatewayDir: GATEWAY_PACKAGE_DIR,
       });
       for (const channel of channels) {
         progress(

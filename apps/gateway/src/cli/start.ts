@@ -1,7 +1,8 @@
 import { containChannelErrors } from "../channels/containment.js";
+import { validateInstallation, validationError } from "../checks/validate.js";
 import { createLogger } from "../log.js";
 import { startGateway } from "../runtime/gateway.js";
-import { cliContext } from "./context.js";
+import { cliContext, cliPaths } from "./context.js";
 import { progress } from "./output.js";
 
 /** `chorus start`: runs the gateway until SIGINT/SIGTERM. */
@@ -11,6 +12,9 @@ export async function startCommand(options: {
   port?: number;
   bind?: string;
 }): Promise<void> {
+  // The same validation as `chorus config check`: every problem at once, or none.
+  const error = validationError(await validateInstallation(cliPaths(options)));
+  if (error) throw error;
   const ctx = await cliContext(options);
   if (options.port !== undefined) ctx.loaded.config.gateway.port = options.port;
   if (options.bind !== undefined) ctx.loaded.config.gateway.bind = options.bind;
@@ -24,14 +28,18 @@ export async function startCommand(options: {
     progress(`No config at ${ctx.loaded.file}: starting the webchat with the offline demo agent.`);
   const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger });
   const webchat = gateway.registry.all().some((e) => e.plugin.id === "webchat");
-  // A generated token is shown so the person can use it; a configured one is a secret they already have.
-  const shownToken = gateway.tokenGenerated || !ctx.loaded.config.gateway.auth.token;
+  // The token is printed once, when it is generated; after that `chorus token` shows it on request,
+  // so a service's log never holds it.
   const lines = [
     `Chorus gateway listening on ${gateway.url}`,
-    webchat ? `Webchat: ${gateway.url}/?token=${shownToken ? gateway.token : "<gateway.auth.token>"}` : undefined,
-    shownToken
-      ? `API token: ${gateway.token}${gateway.tokenGenerated ? ` (generated, kept in ${ctx.paths.tokenFile})` : ` (kept in ${ctx.paths.tokenFile})`}`
-      : "API token: the one set in gateway.auth.token",
+    gateway.tokenGenerated
+      ? `API token: ${gateway.token} (generated, kept in ${ctx.paths.tokenFile}; \`chorus token\` shows it again)`
+      : undefined,
+    webchat
+      ? gateway.tokenGenerated
+        ? `Webchat: ${gateway.url}/?token=${gateway.token}`
+        : `Webchat: ${gateway.url}/ (open the link \`chorus token --webchat\` prints)`
+      : undefined,
   ];
   process.stdout.write(`${lines.filter((line) => line !== undefined).join("\n")}\n`);
   let signals = 0;

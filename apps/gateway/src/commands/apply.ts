@@ -1,3 +1,5 @@
+import { type ModelFailure, withoutModelAddress } from "../agent/failures.js";
+import { modelLabel } from "../agent/model.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import { INTRODUCE_AGAIN } from "../groups/intro.js";
 import type { ActivationMode, SessionSettings } from "../sessions/settings.js";
@@ -29,6 +31,8 @@ export interface CommandContext {
    * messages and the echo memory — for `/new` and `/reset`.
    */
   forget(sessionKey: string): void;
+  /** The agent's last model failure, while it lasts: the owner's `/status` shows it. */
+  lastFailure?: ModelFailure | undefined;
   /** The clock, for tests. */
   now?: () => Date;
 }
@@ -109,6 +113,11 @@ function statusText(ctx: CommandContext): string {
     `Verbose: ${settings.verbose === true ? "on" : "off"}`,
     `Think: ${settings.think ?? "default"}`,
   ];
+  // Members only ever see the fixed notice; the owner sees why the model failed.
+  if (ctx.owner && ctx.lastFailure) {
+    const { at, code, message } = ctx.lastFailure;
+    lines.push(`Last model error (${at.toISOString()}): ${code} ${withoutModelAddress(message)}`);
+  }
   return lines.join("\n");
 }
 
@@ -121,7 +130,7 @@ function activationText(ctx: CommandContext, settings: SessionSettings): string 
 function modelText(agent: ResolvedAgent): string {
   const model = agent.model;
   if (model.provider === "demo") return "demo (the offline demo model)";
-  return `${model.name}/${model.model}`;
+  return modelLabel(model);
 }
 
 async function changeSettings(ctx: CommandContext, changes: SessionSettings): Promise<void> {

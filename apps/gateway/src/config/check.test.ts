@@ -149,17 +149,6 @@ describe("checkConfig", () => {
     expect(findings[0]?.fix).toContain(dir);
   });
 
-  it("notes a missing config file, as an error when CHORUS_CONFIG names it", () => {
-    const missing = loaded({}, false);
-    expect(checkConfig(missing, {})).toEqual([
-      expect.objectContaining({ level: "warning", path: "", message: expect.stringContaining("no config file") }),
-    ]);
-    expect(checkConfig(missing, { CHORUS_CONFIG: missing.file })[0]).toMatchObject({
-      level: "error",
-      message: expect.stringContaining("CHORUS_CONFIG names"),
-    });
-  });
-
   it("warns when reaction notifications are allowlisted but nobody is on the list", () => {
     const findings = checkConfig(loaded({ channels: { discord: { reactionNotifications: "allowlist" } } }), {});
     expect(findings).toEqual([

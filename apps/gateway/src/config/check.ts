@@ -1,12 +1,12 @@
 import { existsSync, statSync } from "node:fs";
 import { isIPv4 } from "node:net";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { resolveAgents } from "./agents.js";
 import { type ChannelAccountConfig, channelAccounts } from "./channels.js";
 import { ConfigError } from "./errors.js";
 import type { LoadedConfig } from "./load.js";
 import { isPathEntry, resolveLoadEntry } from "./load-entry.js";
-import type { ModelConfig } from "./schema.js";
+import { API_KEY_ENV, type ModelConfig } from "./schema.js";
 import { formatPath, isPlainObject, type PathSegment } from "./values.js";
 
 export { isPathEntry, resolveLoadEntry } from "./load-entry.js";
@@ -17,6 +17,8 @@ export interface ConfigFinding {
   path: string;
   message: string;
   fix: string;
+  /** The error behind an error finding, when there was one (a plugin that failed to load). */
+  cause?: unknown;
 }
 
 /** True for addresses only this machine can reach: 127.0.0.0/8, ::1, localhost. */
@@ -31,11 +33,10 @@ export function isLoopback(bind: string): boolean {
   return isIPv4(v4) && v4.startsWith("127.");
 }
 
-/** Everything wrong or risky in a loaded config, errors first. */
-export function checkConfig(loaded: LoadedConfig, env: NodeJS.ProcessEnv): ConfigFinding[] {
+/** The cross-field rules over a config the schema accepted: everything wrong or risky, errors first. */
+export function checkConfig(loaded: LoadedConfig, env: NodeJS.ProcessEnv = {}): ConfigFinding[] {
   const findings: ConfigFinding[] = [];
   const { config, file } = loaded;
-  if (!loaded.exists) findings.push(missingFile(file, env));
 
   if (!isLoopback(config.gateway.bind) && config.gateway.auth.token === undefined) {
     findings.push({
@@ -51,9 +52,9 @@ export function checkConfig(loaded: LoadedConfig, env: NodeJS.ProcessEnv): Confi
   } catch (error) {
     findings.push(...fromConfigError(error, file));
   }
-  checkModel(config.agents.defaults.model, ["agents", "defaults", "model"], findings);
+  checkModel(config.agents.defaults.model, ["agents", "defaults", "model"], findings, env);
   config.agents.list?.forEach((agent, index) => {
-    checkModel(agent.model, ["agents", "list", index, "model"], findings);
+    checkModel(agent.model, ["agents", "list", index, "model"], findings, env);
   });
 
   for (const [channelId, block] of Object.entries(config.channels)) checkChannel(channelId, block, file, findings);
@@ -66,24 +67,6 @@ export function checkConfig(loaded: LoadedConfig, env: NodeJS.ProcessEnv): Confi
   return [...unique.values()].sort((a, b) => (a.level === b.level ? 0 : a.level === "error" ? -1 : 1));
 }
 
-function missingFile(file: string, env: NodeJS.ProcessEnv): ConfigFinding {
-  const named = env.CHORUS_CONFIG?.trim();
-  if (named && resolve(named) === file) {
-    return {
-      level: "error",
-      path: "",
-      message: `CHORUS_CONFIG names ${file}, which does not exist; the defaults are used instead`,
-      fix: "fix CHORUS_CONFIG or create the file",
-    };
-  }
-  return {
-    level: "warning",
-    path: "",
-    message: `no config file at ${file}: the gateway starts the webchat with the offline demo agent`,
-    fix: `create ${file} (JSON5) to configure channels and agents`,
-  };
-}
-
 function fromConfigError(error: unknown, file: string): ConfigFinding[] {
   if (!(error instanceof ConfigError)) throw error;
   return error.issues.map((issue) => ({
@@ -94,8 +77,25 @@ function fromConfigError(error: unknown, file: string): ConfigFinding[] {
   }));
 }
 
-function checkModel(model: ModelConfig | undefined, path: PathSegment[], findings: ConfigFinding[]): void {
-  if (model?.provider !== "openai-compatible" || model.apiKey !== undefined) return;
+function checkModel(
+  model: ModelConfig | undefined,
+  path: PathSegment[],
+  findings: ConfigFinding[],
+  env: NodeJS.ProcessEnv,
+): void {
+  if (model === undefined || model.provider === "demo" || model.provider === "ollama") return;
+  if (model.provider !== "openai-compatible") {
+    const variable = API_KEY_ENV[model.provider];
+    if (model.apiKey !== undefined || env[variable]?.trim()) return;
+    findings.push({
+      level: "error",
+      path: formatPath([...path, "apiKey"]),
+      message: `no API key for the ${model.provider} model ${JSON.stringify(model.model)}: apiKey is not set and neither is ${variable}`,
+      fix: `set apiKey: "\${${variable}}" and export ${variable}=<your key> before starting`,
+    });
+    return;
+  }
+  if (model.apiKey !== undefined) return;
   findings.push({
     level: "warning",
     path: formatPath([...path, "apiKey"]),

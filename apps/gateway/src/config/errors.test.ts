@@ -29,7 +29,11 @@ describe("formatZodIssues", () => {
 
   it("lists the allowed values of an enum", () => {
     expect(issuesOf({ session: { dmScope: "per-user" } })).toEqual([
-      { path: "session.dmScope", message: 'expected one of "main", "per-peer", got "per-user"', value: "per-user" },
+      {
+        path: "session.dmScope",
+        message: 'expected one of "owner-main", "main", "per-peer", got "per-user"',
+        value: "per-user",
+      },
     ]);
   });
 
@@ -61,11 +65,11 @@ describe("formatZodIssues", () => {
   });
 
   it("names the discriminator values of a model", () => {
-    expect(issuesOf({ agents: { list: [{ id: "a", model: { provider: "openai" } }] } })).toEqual([
+    expect(issuesOf({ agents: { list: [{ id: "a", model: { provider: "openia" } }] } })).toEqual([
       {
         path: "agents.list[0].model.provider",
-        message: 'expected one of "demo", "openai-compatible", got "openai"',
-        value: "openai",
+        message: 'expected one of "demo", "openai-compatible", "openai", "anthropic", "google", "ollama", got "openia"',
+        value: "openia",
       },
     ]);
   });

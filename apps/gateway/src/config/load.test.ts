@@ -40,7 +40,7 @@ describe("loadConfig", () => {
     expect(loaded.config.gateway).toMatchObject({ port: 7800, bind: "127.0.0.1", auth: {} });
     expect(loaded.config.channels).toEqual({});
     expect(loaded.config.agents.list).toBeUndefined();
-    expect(loaded.config.session.dmScope).toBe("main");
+    expect(loaded.config.session.dmScope).toBe("owner-main");
   });
 
   it("reads JSON5 with comments, trailing commas, unquoted keys and env references", async () => {
@@ -118,7 +118,7 @@ describe("loadConfig", () => {
     const error = await loadError();
     expect(error.message.split("\n").slice(1)).toEqual([
       '  - gateway.prot: unknown key "prot" (did you mean "port"?)',
-      '  - session.dmScope: expected one of "main", "per-peer", got "x"',
+      '  - session.dmScope: expected one of "owner-main", "main", "per-peer", got "x"',
     ]);
   });
 

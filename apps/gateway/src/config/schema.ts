@@ -1,5 +1,6 @@
 import { CHANNEL_ID_PATTERN, REACTION_LEVELS, type ReactionLevel } from "@chorus/core";
 import { z } from "zod";
+import { modelSchema } from "./models.js";
 
 /** `30s`, `5m`, `1h`, `2d` or milliseconds as a number → milliseconds. */
 export const durationSchema = z.union([
@@ -14,26 +15,20 @@ export const durationSchema = z.union([
     }),
 ]);
 
-export const demoModelSchema = z.object({ provider: z.literal("demo") }).strict();
-
-export const openAICompatibleModelSchema = z
-  .object({
-    provider: z.literal("openai-compatible"),
-    baseURL: z.url({ protocol: /^https?$/ }),
-    apiKey: z.string().optional(),
-    model: z.string().min(1),
-    /** Provider name shown in logs and transcripts. */
-    name: z.string().min(1).default("openai-compatible"),
-    timeoutMs: z.number().int().positive().default(60_000),
-    maxRetries: z.number().int().min(0).max(10).default(2),
-    /** Stream chat completions (SSE) instead of one JSON answer. */
-    stream: z.boolean().default(false),
-    temperature: z.number().min(0).max(2).optional(),
-  })
-  .strict();
-
-export const modelSchema = z.discriminatedUnion("provider", [demoModelSchema, openAICompatibleModelSchema]);
-export type ModelConfig = z.output<typeof modelSchema>;
+export {
+  API_KEY_ENV,
+  anthropicModelSchema,
+  DEFAULT_BASE_URL,
+  demoModelSchema,
+  googleModelSchema,
+  type ModelConfig,
+  type ModelProvider,
+  modelSchema,
+  ollamaModelSchema,
+  openAICompatibleModelSchema,
+  openAIModelSchema,
+  type RemoteModelConfig,
+} from "./models.js";
 
 export const typingModeSchema = z.enum(["never", "instant", "thinking", "message"]);
 
@@ -206,9 +201,12 @@ export const gatewayConfigSchema = z
       .strict()
       .default({ load: [] }),
     session: z
-      .object({ dmScope: z.enum(["main", "per-peer"]).default("main") })
+      .object({
+        /** `owner-main`: the owner's direct chats share the main session, everyone else has their own. */
+        dmScope: z.enum(["owner-main", "main", "per-peer"]).default("owner-main"),
+      })
       .strict()
-      .default({ dmScope: "main" }),
+      .default({ dmScope: "owner-main" }),
   })
   .strict();
 

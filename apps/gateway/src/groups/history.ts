@@ -142,8 +142,23 @@ export function fromLine(sender: { name: string; e164?: string | undefined }): s
   return `[from: ${cleanName(sender.name)}${digits === "" ? "" : ` (+${digits})`}]`;
 }
 
+/**
+ * What starts each further line of one message's text: a speaker's line or a marker always starts
+ * at the line's beginning, so a message's own newlines can never begin one (DESIGN §4).
+ */
+export const CONTINUATION = "  | ";
+
+/** Every kind of line break a message may carry (`\r\n`, `\r`, U+2028, …), for `entryLines`. */
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
+
+/** One context entry: `Name: first line`, each further line of its text framed by `CONTINUATION`. */
+export function entryLines(sender: string, text: string): string {
+  const [first = "", ...rest] = neutraliseMarkers(text).split(LINE_BREAK);
+  return [`${cleanName(sender)}: ${first}`, ...rest.map((more) => `${CONTINUATION}${more}`)].join("\n");
+}
+
 function line(message: PendingMessage): string {
-  return `${cleanName(message.sender)}: ${neutraliseMarkers(message.text)}`;
+  return entryLines(message.sender, message.text);
 }
 
 /**

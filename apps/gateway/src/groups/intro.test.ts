@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupIntro, INTRODUCE_AGAIN, INTRODUCED, introFor } from "./intro.js";
+import { groupIntro, INTRODUCE_AGAIN, INTRODUCED, introFor, memberLabel } from "./intro.js";
 
 const TRIGGER =
   "Activation: trigger-only (you are woken only when someone mentions you or replies to you;" +
@@ -73,6 +73,18 @@ describe("introFor: when a group turn carries the introduction", () => {
     },
     activation: "mention" as const,
   };
+
+  it("lists members as Name (+E164), the E.164 alone or a readable id, never a raw platform address", () => {
+    expect(
+      [
+        { id: "4915100000001@s.whatsapp.net", name: "Ann", e164: "+4915100000001" },
+        { id: "bob", name: "Bob" },
+        { id: "15550004444@s.whatsapp.net" },
+        { id: "x", e164: "+44 7700 900123" },
+        { id: "98765@lid" },
+      ].map(memberLabel),
+    ).toEqual(["Ann (+4915100000001)", "Bob", "+15550004444", "+447700900123", "98765"]);
+  });
 
   it("on the session's first turn: with the subject and the members who are not bots", () => {
     expect(introFor({}, group)).toBe(

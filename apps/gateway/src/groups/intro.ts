@@ -1,4 +1,4 @@
-import type { Conversation } from "@chorus/core";
+import type { Conversation, Participant } from "@chorus/core";
 import { NO_REPLY } from "../no-reply.js";
 import type { ActivationMode, SessionSettings } from "../sessions/settings.js";
 import { oneLine } from "../text/untrusted.js";
@@ -15,7 +15,7 @@ export interface GroupIntroInput {
   channelLabel: string;
   /** The group's name. */
   subject?: string;
-  /** Members' display names. */
+  /** Members as the prompt lists them (`memberLabel`). */
   members?: readonly string[];
   activation: ActivationMode;
 }
@@ -72,9 +72,26 @@ export function introFor(
   return groupIntro({
     channelLabel: group.channelLabel,
     ...(title ? { subject: title } : {}),
-    ...(members ? { members: members.filter((m) => !m.isBot).map((m) => m.name ?? m.id) } : {}),
+    ...(members ? { members: members.filter((m) => !m.isBot).map(memberLabel) } : {}),
     activation: group.activation,
   });
+}
+
+/** Platform addresses that are a phone number (WhatsApp's `<digits>@s.whatsapp.net`, `@c.us`). */
+const PHONE_ADDRESS = /^(\d{4,15})(?::\d+)?@(s\.whatsapp\.net|c\.us)$/;
+
+/**
+ * A member as the group intro lists them (DESIGN §4): `Name (+E164)`; the E.164 alone, or a
+ * readable id, when the name is unknown — never a raw platform address (`…@s.whatsapp.net`).
+ */
+export function memberLabel(member: Participant): string {
+  const name = oneLine(member.name ?? "");
+  const digits = member.e164?.replace(/\D/g, "") || PHONE_ADDRESS.exec(member.id)?.[1] || "";
+  const phone = digits === "" ? "" : `+${digits}`;
+  if (name !== "" && phone !== "") return `${name} (${phone})`;
+  if (name !== "" || phone !== "") return name || phone;
+  const local = member.id.includes("@") ? member.id.slice(0, member.id.indexOf("@")) : member.id;
+  return oneLine(local.replace(/:\d+$/, "")) || "someone";
 }
 
 /** The settings change once a turn carried the introduction: the session has it now. */

@@ -37,7 +37,11 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     "*",
     bodyLimit({
       maxSize: options.maxBodyBytes,
-      onError: (c) => c.json(errorBody("E_INVALID_INPUT", `request body exceeds ${options.maxBodyBytes} bytes`), 413),
+      // The rest of a refused body is never read: the connection cannot carry another request.
+      onError: (c) => {
+        c.header("connection", "close");
+        return c.json(errorBody("E_INVALID_INPUT", `request body exceeds ${options.maxBodyBytes} bytes`), 413);
+      },
     }),
   );
 

@@ -93,12 +93,16 @@ export async function discoverChannels(options: DiscoverOptions): Promise<Discov
   }
 
   // The gateway's own dev dependencies are its test fixtures (in a clone, the channel packages its
-  // end-to-end tests drive), never installed for production: they are not plugins.
+  // end-to-end tests drive, linked into its own node_modules): they are not plugins. Installed
+  // with npm, the same names next to the gateway are the person's channels and count.
   const fixtures = await devDependenciesOf(options.gatewayDir);
+  const ownModules = resolve(options.gatewayDir, "node_modules");
   for (const nodeModules of gatewayChain) {
     for (const dir of await scanNodeModules(nodeModules)) {
       const reading = await readPackageDir(dir);
-      if ("packageName" in reading && fixtures.has(reading.packageName)) continue;
+      const fixture =
+        resolve(nodeModules) === ownModules && "packageName" in reading && fixtures.has(reading.packageName);
+      if (fixture) continue;
       collector.add(reading, "gateway", dir, false);
     }
   }

@@ -6,10 +6,18 @@ import { incompatibleApiError, PluginLoadError } from "./errors.js";
 import { type NpmOptions, runNpm } from "./npm.js";
 import { type PackageReading, readPackageDir } from "./package.js";
 import { ensurePluginsPackage, pluginsNodeModules, readPluginDependencies } from "./plugins-dir.js";
+import { isNotOnRegistry, workspacePackageFor } from "./workspace.js";
 
 export interface InstallOptions extends NpmOptions {
   /** Relative path specs (`./my-channel.tgz`) are resolved against this; `process.cwd()` by default. */
   cwd?: string;
+  /**
+   * The gateway's package directory: when it sits in a clone of the repository, a first-party
+   * package the registry does not have is installed from the clone instead.
+   */
+  gatewayDir?: string;
+  /** Told when the clone's package stands in for the registry's. */
+  onNotice?: (line: string) => void;
 }
 
 /** A package recorded in `<pluginsDir>/package.json`. */
@@ -40,9 +48,18 @@ export async function installPlugin(
   const target = normalizeSpec(spec, options.cwd ?? process.cwd());
   await ensurePluginsPackage(pluginsDir);
   const before = await readPluginDependencies(pluginsDir);
-  await runNpm(["install", ...INSTALL_FLAGS, target], pluginsDir, options);
+  let installed = target;
+  try {
+    await runNpm(["install", ...INSTALL_FLAGS, target], pluginsDir, options);
+  } catch (error) {
+    const local = options.gatewayDir ? await workspacePackageFor(target, options.gatewayDir) : undefined;
+    if (!local || !isNotOnRegistry(error)) throw withCloneHint(error, target);
+    options.onNotice?.(`${target} is not on the npm registry; installing the repository's own package from ${local}.`);
+    await runNpm(["install", ...INSTALL_FLAGS, local], pluginsDir, options);
+    installed = local;
+  }
   const after = await readPluginDependencies(pluginsDir);
-  const name = installedName(before, after, target, pluginsDir);
+  const name = installedName(before, after, installed, pluginsDir);
   const reading = await readPackageDir(join(pluginsNodeModules(pluginsDir), name));
   if (reading.kind === "channel" && reading.manifest.apiVersion === CHORUS_API_VERSION) {
     const { packageName, version, dir, manifest, entry } = reading;
@@ -198,4 +215,15 @@ function refusal(reading: PackageReading, name: string, undone: string): PluginL
     `${who} is not a Chorus channel plugin: ${why}.${undone} Channel packages are named @chorus/channel-<id> or chorus-channel-<id> and declare "chorus": { "kind": "channel", "id": "<id>", "apiVersion": ${CHORUS_API_VERSION} }.`,
     { details: { package: name } },
   );
+}
+
+/** A 404 for a first-party package outside a clone: say exactly what to run instead. */
+function withCloneHint(error: unknown, spec: string): unknown {
+  if (!isNotOnRegistry(error) || !/^@chorus\/channel-/.test(spec) || !(error instanceof ChorusError)) return error;
+  const dir = spec.replace(/^@chorus\//, "");
+  return new ChorusError("E_PLATFORM", `${spec} is not on the npm registry.`, {
+    retryable: false,
+    hint: `Install it from a clone of the Chorus repository (after pnpm install && pnpm build): chorus plugins add <clone>/packages/${dir}, or a tarball made there with pnpm pack (docs/install.md).`,
+    cause: error,
+  });
 }

@@ -1,5 +1,6 @@
 import type { InboundReactionEvent, MessageRef } from "@chorus/core";
 import type { Logger } from "pino";
+import { isNamedOwner } from "../access/allowlist.js";
 import type { ChannelEntry } from "../channels/registry.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
@@ -50,6 +51,7 @@ export class ReactionNotifier {
       conversation: event.conversation,
       senderId: event.actor.id,
       dmScope: this.options.config.session.dmScope,
+      owner: isNamedOwner(event.actor, entry.settings, bot),
     });
     this.options.systemEvents.add(sessionKey, reactionEventText(entry.plugin.label, event));
   }

@@ -1,6 +1,7 @@
 import type { InboundMessageEvent, Participant } from "@chorus/core";
 import type { PairingStore } from "../access/pairing-store.js";
 import { checkAccess } from "../access/policy.js";
+import type { ModelFailures } from "../agent/failures.js";
 import type { ChannelEntry } from "../channels/registry.js";
 import { applyCommand } from "../commands/apply.js";
 import { parseCommand } from "../commands/parse.js";
@@ -26,6 +27,8 @@ export type GateDecision =
 export interface GateOptions {
   config: GatewayConfig;
   pairing: PairingStore;
+  /** The agents' last model failures, shown to owners by `/status`. */
+  failures?: ModelFailures;
   /** Groups whose pending messages are kept in memory at once (LRU). */
   maxGroups?: number;
 }
@@ -92,6 +95,7 @@ export class MessageGate {
         defaultActivation: configured,
         summarise: input.summarise,
         forget: (key) => this.forget(key),
+        lastFailure: this.options.failures?.last(agent.id),
       });
       if (result.handled) return { kind: "command", reply: result.reply };
       refusedCommand = true; // a non-owner's /activation: context only

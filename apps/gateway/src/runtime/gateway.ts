@@ -4,6 +4,7 @@ import { type ChannelPlugin, ChorusError, toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import { pairingFilePath } from "../access/pairing.js";
 import { PairingStore } from "../access/pairing-store.js";
+import { ModelFailures } from "../agent/failures.js";
 import { restartBackoffFromEnv } from "../channels/backoff.js";
 import { runAsChannel, runAsGateway } from "../channels/containment.js";
 import { MessageToolExecutor } from "../channels/message-tool.js";
@@ -102,8 +103,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const sessions = new OpenedSessions(paths.home);
   const sessionsOf = sessions.of;
   const systemEvents = new SystemEvents();
-  const turns = new TurnRunner({ config, sessionsOf, tools, systemEvents, logger });
-  const gate = new MessageGate({ config, pairing: await PairingStore.open(pairingFilePath(paths)) });
+  const failures = new ModelFailures();
+  const turns = new TurnRunner({ config, sessionsOf, tools, systemEvents, failures, logger });
+  const gate = new MessageGate({ config, failures, pairing: await PairingStore.open(pairingFilePath(paths)) });
   const router = new InboundRouter({
     config,
     agentFor: (entry) => agentFor(agents, entry.settings),

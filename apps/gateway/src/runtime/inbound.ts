@@ -1,5 +1,6 @@
 import type { InboundEvent, InboundMessageEvent } from "@chorus/core";
 import type { Logger } from "pino";
+import { isNamedOwner } from "../access/allowlist.js";
 import type { MessageToolCalls } from "../channels/message-tool.js";
 import type { ChannelEntry } from "../channels/registry.js";
 import { summariseTranscript } from "../commands/compact.js";
@@ -179,6 +180,7 @@ export class InboundRouter {
       conversation: event.conversation,
       senderId: event.sender.id,
       dmScope: this.options.config.session.dmScope,
+      owner: isNamedOwner(event.sender, entry.settings, entry.supervisor.instance?.identity?.()),
     });
   }
 }

@@ -8,7 +8,7 @@ export {
   type SessionsFile,
   sessionEntryProblem,
 } from "./entry.js";
-export { type ParsedSessionKey, parseSessionKey, type SessionKeyInput, sessionKeyFor } from "./keys.js";
+export { type DmScope, type ParsedSessionKey, parseSessionKey, type SessionKeyInput, sessionKeyFor } from "./keys.js";
 export { type DrainResult, TurnQueue, type TurnQueueOptions } from "./queue.js";
 export {
   ACTIVATION_MODES,

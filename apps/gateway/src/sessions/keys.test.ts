@@ -39,6 +39,20 @@ describe("sessionKeyFor", () => {
     expect(sessionKeyFor({ ...direct, channel: "signal" })).toBe("agent:main:signal:dm:+4915550001");
   });
 
+  it("dmScope owner-main (the default): the owner's direct chats share main, everyone else has their own", () => {
+    const direct = {
+      ...base,
+      conversation: { id: "+4915550001", kind: "direct" as const },
+      dmScope: "owner-main" as const,
+    };
+    expect(sessionKeyFor({ ...direct, owner: true })).toBe("agent:main:main");
+    expect(sessionKeyFor({ ...direct, owner: true, channel: "telegram", senderId: "99" })).toBe("agent:main:main");
+    expect(sessionKeyFor(direct)).toBe("agent:main:whatsapp:dm:+4915550001");
+    expect(sessionKeyFor({ ...direct, owner: false, senderId: "+4915550002" })).toBe(
+      "agent:main:whatsapp:dm:+4915550002",
+    );
+  });
+
   it("percent-encodes : (and %) in ids so the key stays parseable", () => {
     const key = sessionKeyFor({
       ...base,

@@ -6,9 +6,17 @@ export interface SessionKeyInput {
   channel: string;
   conversation: { id: string; kind: "direct" | "group"; threadId?: string };
   senderId: string;
-  /** `main`: every direct chat of the agent shares one session; `per-peer`: one per sender and channel. */
-  dmScope: "main" | "per-peer";
+  /**
+   * `owner-main` (the default): the owner's direct chats share the agent's main session, everyone
+   * else gets their own; `main`: every direct chat shares one session; `per-peer`: one per sender and channel.
+   */
+  dmScope: DmScope;
+  /** The sender is an owner of the channel by name (not by a `"*"` wildcard); read by `owner-main`. */
+  owner?: boolean;
 }
+
+/** How direct chats map onto sessions (`session.dmScope`). */
+export type DmScope = "owner-main" | "main" | "per-peer";
 
 /** A session key taken apart. */
 export type ParsedSessionKey =
@@ -34,9 +42,12 @@ export function sessionKeyFor(input: SessionKeyInput): string {
       `conversation.kind must be "direct" or "group", got ${String(input.conversation.kind)}`,
     );
   }
-  if (input.dmScope === "main") return `${agent}:main`;
-  if (input.dmScope !== "per-peer") {
-    throw new ChorusError("E_INVALID_INPUT", `dmScope must be "main" or "per-peer", got ${String(input.dmScope)}`);
+  if (input.dmScope === "main" || (input.dmScope === "owner-main" && input.owner === true)) return `${agent}:main`;
+  if (input.dmScope !== "per-peer" && input.dmScope !== "owner-main") {
+    throw new ChorusError(
+      "E_INVALID_INPUT",
+      `dmScope must be "owner-main", "main" or "per-peer", got ${String(input.dmScope)}`,
+    );
   }
   return `${agent}:${encodePart("channel", input.channel)}:dm:${encodePart("senderId", input.senderId)}`;
 }

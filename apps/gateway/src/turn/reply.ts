@@ -3,14 +3,14 @@ import type { Logger } from "pino";
 import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
 import type { TurnTrigger } from "./run.js";
 
-/** The error as chat members see it: the operator's model address stays in the log only. */
-export function withoutModelAddress(message: string): string {
-  return message.replace(/ \(model "[^"]*" at [^)]*\)/g, "");
-}
+export { withoutModelAddress } from "../agent/failures.js";
 
-/** What the chat sees when the agent could not answer (the full error goes to the log). */
-export function failureNotice(agentName: string, error: unknown): string {
-  return `⚠️ ${agentName} could not answer: ${withoutModelAddress(toChorusError(error).message)}`;
+/**
+ * What chat members see when the agent could not answer: short and fixed, whatever failed. The
+ * error itself goes to the log and to the owner's `/status`, never into the chat.
+ */
+export function failureNotice(agentName: string): string {
+  return `⚠️ ${agentName} could not answer right now. Please try again in a moment.`;
 }
 
 /**

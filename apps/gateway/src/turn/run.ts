@@ -6,6 +6,7 @@ import {
   toChorusError,
 } from "@chorus/core";
 import type { Logger } from "pino";
+import type { ModelFailures } from "../agent/failures.js";
 import { runTurn } from "../agent/run-turn.js";
 import type { TurnResult } from "../agent/types.js";
 import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
@@ -29,6 +30,8 @@ export interface TurnRunnerOptions {
   tools: MessageToolCalls;
   /** Notes for a session's next turn (reaction notifications). */
   systemEvents: { drain(sessionKey: string): string[] };
+  /** The last model failure per agent, for the owner's `/status`. */
+  failures?: ModelFailures;
   logger: Logger;
 }
 
@@ -143,8 +146,10 @@ export class TurnRunner {
       failed = true;
       const failure = toChorusError(error);
       logger.warn({ sessionKey, code: failure.code, err: failure.message }, "the agent could not answer");
-      reply = failureNotice(agent.name, failure);
+      this.options.failures?.record(agent.id, failure);
+      reply = failureNotice(agent.name);
     }
+    if (!failed) this.options.failures?.clear(agent.id);
 
     const silent = isSilent(reply);
     let replyId: string | undefined;

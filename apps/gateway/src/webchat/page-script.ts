@@ -9,7 +9,7 @@ var KEY_ROOM = "chorus.webchat.room";
 var token = new URLSearchParams(location.search).get("token");
 var socketPath = document.querySelector('meta[name="webchat-socket"]').getAttribute("content");
 var state = {
-  me: null, bot: null, ws: null, retry: 0, current: null, replyTo: null, pendingJoin: null, toastTimer: 0,
+  me: null, bot: null, ws: null, retry: 0, opened: false, current: null, replyTo: null, pendingJoin: null, toastTimer: 0,
   rooms: new Map(), messages: new Map(), joined: new Set(), unread: new Set(), typing: new Map(),
   typingSentAt: 0, typingOffTimer: 0
 };
@@ -33,7 +33,7 @@ function connect() {
   var ws = new WebSocket(url);
   state.ws = ws;
   setStatus("Connecting…");
-  ws.addEventListener("open", function () { state.retry = 0; hello(); });
+  ws.addEventListener("open", function () { state.retry = 0; state.opened = true; hello(); });
   ws.addEventListener("message", function (event) {
     var frame;
     try { frame = JSON.parse(event.data); } catch (e) { return; }
@@ -43,9 +43,18 @@ function connect() {
     if (state.ws !== ws) return;
     state.ws = null;
     state.joined.clear();
-    var delay = Math.min(10000, 500 * Math.pow(2, state.retry++));
-    setStatus(token ? "Disconnected; reconnecting…" : "Disconnected; if this persists, open the page with ?token=…");
-    setTimeout(connect, delay);
+    var retry = function () {
+      var delay = Math.min(10000, 500 * Math.pow(2, state.retry++));
+      setStatus("Disconnected; reconnecting…");
+      setTimeout(connect, delay);
+    };
+    // A socket that never opened may have been refused: ask the API whether the token is the problem.
+    if (state.opened) { retry(); return; }
+    fetch("/v1/channels", { headers: { authorization: "Bearer " + token } }).then(function (answer) {
+      if (answer.status !== 401) { retry(); return; }
+      setStatus((token ? "This link has a wrong token" : "This link has no token") +
+        ": open the link that \"chorus token --webchat\" prints.");
+    }, retry);
   });
 }
 

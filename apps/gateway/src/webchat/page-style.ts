@@ -9,7 +9,7 @@ export const PAGE_STYLE = `
 * { box-sizing: border-box; }
 html, body { height: 100%; margin: 0; }
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--text);
-  display: flex; flex-direction: column; }
+  display: flex; flex-direction: column; height: 100dvh; overflow: hidden; }
 button { font: inherit; color: inherit; cursor: pointer; }
 input, textarea { font: inherit; color: inherit; background: var(--panel); border: 1px solid var(--line);
   border-radius: 8px; padding: 8px 10px; }
@@ -28,7 +28,7 @@ input, textarea { font: inherit; color: inherit; background: var(--panel); borde
 .unread { color: var(--accent); }
 #join-form { display: flex; flex-direction: column; gap: 6px; font-size: 13px; }
 #join-form button, .composer button, .name-box button { border: 0; border-radius: 8px; padding: 8px 14px; background: var(--accent); color: #fff; }
-.chat { flex: 1; display: flex; flex-direction: column; min-width: 0; }
+.chat { flex: 1; display: flex; flex-direction: column; min-width: 0; min-height: 0; }
 .room-head { padding: 10px 16px; border-bottom: 1px solid var(--line); }
 .room-head h2 { font-size: 16px; margin: 0; }
 .room-head p { margin: 2px 0 0; color: var(--muted); font-size: 13px; }
@@ -65,7 +65,21 @@ input, textarea { font: inherit; color: inherit; background: var(--panel); borde
 .error { color: #c92a2a; margin: 0; min-height: 1.2em; font-size: 13px; }
 .toast { position: fixed; bottom: 16px; left: 50%; transform: translateX(-50%); background: #c92a2a; color: #fff; padding: 8px 14px; border-radius: 8px; }
 @media (max-width: 640px) {
+  /* A phone: the header, one row of rooms (scrolling sideways) with the join box, the messages
+     (the only part that scrolls), and the composer always on screen. */
+  .top { flex-wrap: wrap; gap: 2px 12px; padding: 8px 12px; }
   .layout { flex-direction: column; }
-  .rooms { width: auto; max-height: 30vh; border-right: 0; border-bottom: 1px solid var(--line); }
+  .rooms { width: auto; flex: none; display: flex; align-items: center; gap: 8px; padding: 6px 12px;
+    border-right: 0; border-bottom: 1px solid var(--line); overflow: hidden; }
+  .rooms h2, #join-form label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .rooms ul { display: flex; gap: 4px; margin: 0; flex: 1; min-width: 0; overflow-x: auto; }
+  .room { width: auto; white-space: nowrap; }
+  #join-form { flex-direction: row; align-items: center; flex: none; }
+  #join-input { width: 7.5rem; padding: 6px 8px; }
+  #join-form button { padding: 6px 10px; }
+  .room-head { padding: 6px 12px; }
+  .messages { padding: 8px 12px; }
+  .composer { padding: 8px 12px 10px; }
+  .composer textarea { resize: none; min-height: 40px; }
 }
 `;

@@ -108,6 +108,6 @@ describe.each([
       ["assistant", "first answer"],
       ["user", "two"],
     ]);
-    expect(await committed(gateway.home, "agent:main:main", 2)).toMatchObject({ chatType: "direct" });
+    expect(await committed(gateway.home, "agent:main:memory:dm:ann", 2)).toMatchObject({ chatType: "direct" });
   });
 });

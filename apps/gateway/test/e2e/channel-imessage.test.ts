@@ -105,7 +105,8 @@ describe("iMessage (BlueBubbles) through the real gateway process", () => {
 
   it("chorus doctor reports the BlueBubbles server reachable and its Private API enabled", async () => {
     const run = await runChorus(["doctor", "--url", gateway.url, "--token", gateway.token], { home: gateway.home });
-    const line = run.stdout.split("\n").find((l) => l.includes("channel imessage (default)"));
-    expect(line).toMatch(/^✓ channel imessage \(default\): running — server .*Private API enabled/);
+    const line = run.stdout.split("\n").find((l) => l.includes("running gateway: channel imessage (default)"));
+    expect(run.stdout).toContain("✓ channel imessage (default): the BlueBubbles server at");
+    expect(line).toMatch(/^✓ running gateway: channel imessage \(default\) running — server .*Private API enabled/);
   });
 });

@@ -45,7 +45,9 @@ describe("the CLI against a running gateway (webchat + acme; endpoint and token 
   });
 
   it("the generated token is the one in <home>/gateway-token", async () => {
-    expect(gateway.output()).toContain(`(generated, kept in ${join(gateway.home, "gateway-token")})`);
+    expect(gateway.output()).toContain(
+      `(generated, kept in ${join(gateway.home, "gateway-token")}; \`chorus token\` shows it again)`,
+    );
     expect((await readFile(join(gateway.home, "gateway-token"), "utf8")).trim()).toBe(gateway.token);
   });
 

@@ -17,8 +17,9 @@ const COMMANDS: [args: string, description: string, options: string[]][] = [
   ["plugins add", "install a channel package from npm", []],
   ["plugins remove", "uninstall a plugin by package name or channel id", []],
   ["plugins list", "list the plugins installed in <home>/plugins", []],
+  ["token", "print the gateway's API token", ["--config <path>", "--webchat"]],
   ["config", "inspect the configuration", ["check [options]"]],
-  ["config check", "validate chorus.json (JSON5) and report problems with their", ["--config <path>"]],
+  ["config check", "validate chorus.json (JSON5) and every configured channel's keys", ["--config <path>"]],
   [
     "message",
     "use the message tool through the running gateway",
@@ -50,7 +51,7 @@ const COMMANDS: [args: string, description: string, options: string[]][] = [
   ],
   [
     "doctor",
-    "check the installation, the config and (when the gateway runs)",
+    "check what cannot work and how to fix it: the config, each agent's model",
     ["--config <path>", "--url <url>", "--token <token>"],
   ],
 ];

@@ -29,7 +29,7 @@ describe("access defaults: dmPolicy pairing, groupPolicy allowlist", () => {
     expect(codeReply.text).toContain(`chorus pairing approve ${code}`);
     h.say(dm, ANN, "hello again?");
     const [first] = await logLines(h.gateway, BLOCKED, { from: dm }, 2);
-    expect(first).toMatchObject({ level: DEBUG, sender: "ann", sessionKey: "agent:main:main" });
+    expect(first).toMatchObject({ level: DEBUG, sender: "ann", sessionKey: "agent:main:memory:dm:ann" });
     expect(first?.reason).toMatch(/sender ann \(Ann\) is not paired \(dmPolicy "pairing"\)/);
 
     const approved = await runChorus(["pairing", "approve", code.toLowerCase()], { home: h.gateway.home });

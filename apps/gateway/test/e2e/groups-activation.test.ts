@@ -71,7 +71,9 @@ describe("activation `mention` (default) and mention detection; owner commands (
       { sender: ANN, text: "what do you think?", mentions: ["bot"] },
     );
     const system = systemOf(requestWith(h.model, "what do you think?"));
-    expect(system).toContain('You are replying inside the Memory group "Pizza Club". Group members: Ann, Bob.');
+    expect(system).toContain(
+      'You are replying inside the Memory group "Pizza Club". Group members: Ann (+4915100000001), Bob (+4915100000002).',
+    );
     expect(system).toContain("Activation: trigger-only");
   });
 

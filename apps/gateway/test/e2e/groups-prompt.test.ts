@@ -33,7 +33,7 @@ describe("the group system prompt through the real gateway (DESIGN §4)", () => 
     const group = h.group("prompt-first");
     const first = await turn(group, "@Chorus hello", "Hello Ann.");
     expect(first).toContain(
-      `You are replying inside the Memory group "Family". Group members: Ann, Bob. ${TRIGGER_ONLY} ${ADDRESS}`,
+      `You are replying inside the Memory group "Family". Group members: Ann (+4915100000001), Bob (+4915100000002). ${TRIGGER_ONLY} ${ADDRESS}`,
     );
     await h.committed(groupKey(group), 1);
 
@@ -53,7 +53,7 @@ describe("the group system prompt through the real gateway (DESIGN §4)", () => 
     await h.botSays(group, /^Activation is now always/);
     const always = await turn(group, "anyone home?", "I am.", false);
     expect(always).toContain(
-      `You are replying inside the Memory group "Family". Group members: Ann, Bob. ${ALWAYS_ON}`,
+      `You are replying inside the Memory group "Family". Group members: Ann (+4915100000001), Bob (+4915100000002). ${ALWAYS_ON}`,
     );
     expect(always).toContain("answer exactly NO_REPLY");
     expect(always).toContain(ADDRESS);
@@ -67,7 +67,7 @@ describe("the group system prompt through the real gateway (DESIGN §4)", () => 
     await h.botSays(group, /^Activation is now mention/);
     const mention = await turn(group, "@Chorus ok", "Ok.");
     expect(mention).toContain(
-      `You are replying inside the Memory group "Family". Group members: Ann, Bob. ${TRIGGER_ONLY}`,
+      `You are replying inside the Memory group "Family". Group members: Ann (+4915100000001), Bob (+4915100000002). ${TRIGGER_ONLY}`,
     );
     expect(mention).not.toContain(ALWAYS_ON);
   });
@@ -76,7 +76,7 @@ describe("the group system prompt through the real gateway (DESIGN §4)", () => 
     const untitled = h.group("prompt-untitled", null);
     const prompt = await turn(untitled, "@Chorus hey", "Hey.");
     expect(prompt).toContain(
-      `You are replying inside a Memory group chat. Group members: Ann, Bob. ${TRIGGER_ONLY} ${ADDRESS}`,
+      `You are replying inside a Memory group chat. Group members: Ann (+4915100000001), Bob (+4915100000002). ${TRIGGER_ONLY} ${ADDRESS}`,
     );
     expect(prompt).not.toContain('group "');
 

@@ -43,7 +43,7 @@ function expectNoCommandSent(h: GroupsHarness): void {
 }
 
 describe("group sessions and per-session commands (dmScope main)", () => {
-  const h = useGroupsGateway(() => OPEN);
+  const h = useGroupsGateway(() => ({ ...OPEN, extra: { session: { dmScope: "main" } } }));
 
   it("a group's session appears in sessions.json after its first run, not after buffered messages", async () => {
     const group = h.world.group("g-key");
@@ -160,5 +160,24 @@ describe("direct sessions with dmScope per-peer", () => {
     await sessionAfter(h.gateway.home, "agent:main:memory:dm:ann", 1);
     await sessionAfter(h.gateway.home, "agent:main:memory:dm:bob", 1);
     expect((await readSessions(h.gateway.home))["agent:main:main"]).toBeUndefined();
+  });
+});
+
+describe("direct sessions by default (dmScope owner-main): different people never share one", () => {
+  // Ann is the owner by name; Bob is let in by dmPolicy open, as anyone else would be.
+  const h = useGroupsGateway(() => ({ memory: { dmPolicy: "open", groupPolicy: "open", allowFrom: [ANN.id] } }));
+
+  it("Bob gets his own session and never sees what Ann said; the owner's DMs share the main session", async () => {
+    const annDm = h.world.direct("dm-ann-default", ANN);
+    const bobDm = h.world.direct("dm-bob-default", BOB);
+    h.model.script({ text: "Noted, Ann." }, { text: "Hi Bob." });
+    h.say(annDm, ANN, "my door code is 4711");
+    await botReply(h.platform, annDm, "Noted, Ann.");
+    h.say(bobDm, BOB, "what did Ann tell you?");
+    await botReply(h.platform, bobDm, "Hi Bob.");
+    expect(chatOf(requestWith(h.model, "what did Ann tell you?"))).toEqual([["user", "what did Ann tell you?"]]);
+    expect(JSON.stringify(requestWith(h.model, "what did Ann tell you?"))).not.toContain("4711");
+    await sessionAfter(h.gateway.home, "agent:main:main", 1);
+    await sessionAfter(h.gateway.home, `agent:main:memory:dm:${BOB.id}`, 1);
   });
 });

@@ -59,7 +59,7 @@ describe("heartbeats (agents.defaults.heartbeat.every: 1s)", () => {
     expect(h.botMessages(group).map((m) => m.text)).toEqual(["Hello group."]);
     await eventually(async () => {
       const sessions = await readSessionsOnDisk(h.gateway.home);
-      expect(sessions["agent:main:main"]?.turns).toBeGreaterThanOrEqual(4);
+      expect(sessions["agent:main:memory:dm:ann"]?.turns).toBeGreaterThanOrEqual(4);
       expect(sessions[groupKey(group)]?.turns).toBe(1);
     });
   });

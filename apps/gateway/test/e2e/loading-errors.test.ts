@@ -103,12 +103,17 @@ describe("chorus start refuses a config it cannot run", () => {
     expect(run.stderr).toContain("hint: Fix the Acme Chat keys listed above");
   });
 
-  it.each([
-    ["gateway.bind in the config", { gateway: { bind: "0.0.0.0" } }, []],
-    ["--bind on the command line", {}, ["--bind", "0.0.0.0"]],
-  ])("binding 0.0.0.0 without gateway.auth.token (%s)", async (_, config, args) => {
-    const home = await homeWith(config);
-    const run = await refusedStart(home, {}, args);
+  it("binding 0.0.0.0 without gateway.auth.token (gateway.bind in the config): the validation names the key", async () => {
+    const home = await homeWith({ gateway: { bind: "0.0.0.0" } });
+    const run = await refusedStart(home);
+    expect(run.stderr).toContain(
+      '  - gateway.bind: gateway.bind is "0.0.0.0", reachable from other machines, and gateway.auth.token is not set: refused at start',
+    );
+  });
+
+  it("binding 0.0.0.0 without gateway.auth.token (--bind on the command line)", async () => {
+    const home = await homeWith({});
+    const run = await refusedStart(home, {}, ["--bind", "0.0.0.0"]);
     expect(run.stderr).toContain(
       "error E_INVALID_INPUT: refusing to bind 0.0.0.0 without gateway.auth.token: anyone on the network could drive the agent\n",
     );

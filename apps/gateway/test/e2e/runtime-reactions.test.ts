@@ -90,7 +90,12 @@ describe("ack reaction (👀, scope group-mentions)", () => {
   it.each<{ name: string; id: string; reply: FakeReply; sent?: RegExp }>([
     { name: "a reply", id: "ack-reply", reply: { text: "Here you go." }, sent: /^Here you go\.$/ },
     { name: "NO_REPLY", id: "ack-silent", reply: { text: "NO_REPLY" } },
-    { name: "a model error (500)", id: "ack-error", reply: { status: 500 }, sent: /^⚠️ Chorus could not answer/ },
+    {
+      name: "a model error (500)",
+      id: "ack-error",
+      reply: { status: 500 },
+      sent: /^⚠️ Chorus could not answer right now\./,
+    },
   ])(
     "shows 👀 on the mentioned message while the model runs, and it is gone after $name",
     async ({ id, reply, sent }) => {
@@ -120,7 +125,7 @@ describe("ack reaction (👀, scope group-mentions)", () => {
     const dm = await turnOn(h(), {
       conversationId: h().dm("ack-dm"),
       text: "hi",
-      sessionKey: "agent:main:main",
+      sessionKey: "agent:main:memory:dm:ann",
       turns: 1,
     });
     const loud = await turnOn(h(), { conversationId: h().group("ack-always"), text: "nice weather", turns: 1 });
@@ -148,7 +153,7 @@ describe.each([
       dm: await turnOn(h(), {
         conversationId: h().dm("scope-dm"),
         text: "hi",
-        sessionKey: "agent:main:main",
+        sessionKey: "agent:main:memory:dm:ann",
         turns: 1,
       }),
       mention: await turnOn(h(), {

@@ -31,6 +31,6 @@ describe("graceful shutdown", () => {
     const sessions = JSON.parse(
       await readFile(join(gateway.home, "agents", "main", "sessions", "sessions.json"), "utf8"),
     );
-    expect(sessions.sessions["agent:main:main"].turns).toBe(1);
+    expect(sessions.sessions["agent:main:memory:dm:ann"].turns).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,7 +60,9 @@ export async function startGatewayProcess(options: StartOptions = {}): Promise<G
   if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}:\n${output}`);
   const url = (/listening on (\S+)/.exec(output) as RegExpExecArray)[1] as string;
   const configured = (options.config?.gateway as { auth?: { token?: string } } | undefined)?.auth?.token;
-  const token = configured ?? ((/API token: (\S+)/.exec(output) as RegExpExecArray)[1] as string);
+  // The token is printed only when the gateway generates it; on a later start it is in the token file.
+  const token =
+    configured ?? /API token: (\S+)/.exec(output)?.[1] ?? (await readFile(join(home, "gateway-token"), "utf8")).trim();
   return {
     home,
     url,

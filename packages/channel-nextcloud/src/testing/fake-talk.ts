@@ -119,6 +119,20 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
   const guarded = (handler: (ctx: Ctx) => FakeResponse) => (ctx: Ctx) =>
     ctx.headers["ocs-apirequest"] === "true" ? handler(ctx) : json(412, { message: "CSRF check failed" });
 
+  // Every Nextcloud answers its status page without authentication (what `probe` reads).
+  server.route("GET", "/status.php", () =>
+    json(200, {
+      installed: true,
+      maintenance: false,
+      needsDbUpgrade: false,
+      version: "31.0.4.1",
+      versionstring: "31.0.4",
+      edition: "",
+      productname: "Nextcloud",
+      extendedSupport: false,
+    }),
+  );
+
   server.route(
     "POST",
     `${BOT_API_PATH}/:token/message`,

@@ -172,6 +172,7 @@ describe("defineChannel", () => {
       "needs a value placeholder and a description",
     ],
     ["loginOptions that are not a list", { loginOptions: { phone: true } }, "loginOptions must be a list"],
+    ["a probe that is not a function", { probe: "getMe" }, "probe must be a function"],
     ["secretKeys with an empty key", { secretKeys: ["token", ""] }, "secretKeys must be a list of config keys"],
     [
       'addOnly with clearAll "explicit"',
@@ -192,6 +193,26 @@ describe("defineChannel", () => {
       secretKeys: ["token", "auth.password"],
     };
     expect(channelPluginProblems(plugin)).toEqual([]);
+  });
+
+  it("accepts a probe: doctor's cheap, side-effect-free check of one account", async () => {
+    const plugin = defineChannel<Config>({
+      ...valid,
+      probe: async (ctx) => ({
+        ok: ctx.config.token !== "",
+        detail: `token for ${ctx.accountId}`,
+        webhooks: ["events"],
+      }),
+    });
+    const result = await plugin.probe?.({
+      config: { token: "t", apiRoot: "https://api.example.test" },
+      accountId: "default",
+      stateDir: "/tmp/none",
+      store: { get: async () => undefined, list: async () => [] },
+      logger: silentLogger,
+      signal: new AbortController().signal,
+    });
+    expect(result).toEqual({ ok: true, detail: "token for default", webhooks: ["events"] });
   });
 
   it("names the plugin and every problem at once", () => {

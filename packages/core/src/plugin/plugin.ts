@@ -130,6 +130,39 @@ export interface ChannelLoginResult {
   readonly account: string;
 }
 
+/**
+ * What `chorus doctor` hands a plugin's `probe`: the validated config of one account, never a
+ * running instance. A probe must be cheap and free of side effects (no long poll, no linked-device
+ * session, no webhook registration): the gateway may be running the same account at that moment.
+ */
+export interface ChannelProbeContext<TConfig> {
+  readonly config: TConfig;
+  readonly accountId: string;
+  /** The account's state directory (read it; never write from a probe). */
+  readonly stateDir: string;
+  /** The account's store, to read (a linked session, a cursor): a probe never writes. */
+  readonly store: Pick<ChannelStore, "get" | "list">;
+  readonly logger: Logger;
+  /** Aborted when the probe's time is up. */
+  readonly signal: AbortSignal;
+}
+
+/** What a probe found: whether this account can work, a line about it, and how to fix it when not. */
+export interface ChannelProbeResult {
+  readonly ok: boolean;
+  /** `connected as @chorus_bot`, `HTTP 401 from getMe`. */
+  readonly detail: string;
+  /** One concrete line: what to do (`create a new token with @BotFather and set channels.telegram.botToken`). */
+  readonly fix?: string;
+  /**
+   * Webhook paths (relative to the channel's `/hooks/<id>/`) that the platform must reach with
+   * this config; the doctor checks the gateway's public URL for them.
+   */
+  readonly webhooks?: readonly string[];
+  /** The platform's own address when it is self-hosted (`baseUrl`); absent: a service on the internet. */
+  readonly platformUrl?: string;
+}
+
 /** A channel plugin: the default export of a channel package. */
 export interface ChannelPlugin<TConfig = unknown> {
   readonly id: string;
@@ -154,6 +187,11 @@ export interface ChannelPlugin<TConfig = unknown> {
   login?(ctx: ChannelLoginContext<TConfig>): Promise<ChannelLoginResult>;
   /** The options `login` understands, offered by `chorus channels login <channel>`. */
   readonly loginOptions?: readonly LoginOption[];
+  /**
+   * Checks, without starting anything, that the platform is reachable and accepts the account's
+   * credentials (`chorus doctor`): Telegram `getMe`, Slack `auth.test`, a server's status page.
+   */
+  probe?(ctx: ChannelProbeContext<TConfig>): Promise<ChannelProbeResult>;
 }
 
 /**
@@ -185,6 +223,7 @@ export function channelPluginProblems(value: unknown): string[] {
   if (typeof plugin.label !== "string" || plugin.label === "") problems.push("label must be a non-empty string");
   if (typeof plugin.create !== "function") problems.push("create must be a function");
   if (plugin.login !== undefined && typeof plugin.login !== "function") problems.push("login must be a function");
+  if (plugin.probe !== undefined && typeof plugin.probe !== "function") problems.push("probe must be a function");
   problems.push(...loginOptionProblems(plugin.loginOptions));
   if (
     plugin.secretKeys !== undefined &&

@@ -1,0 +1,87 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { chorusPaths } from "../home.js";
+import { type ConfigSource, validateInstallation, validationError } from "./validate.js";
+import { checkWebhook, reachOf } from "./webhooks.js";
+
+const homes: string[] = [];
+afterEach(async () => {
+  await Promise.all(homes.splice(0).map((home) => rm(home, { recursive: true, force: true })));
+});
+
+async function validate(text: string | undefined, source: ConfigSource = "home", env: NodeJS.ProcessEnv = {}) {
+  const home = await mkdtemp(join(tmpdir(), "chorus-validate-"));
+  homes.push(home);
+  if (text !== undefined) await writeFile(join(home, "chorus.json"), text);
+  const paths = chorusPaths(home, source === "home" ? {} : { CHORUS_CONFIG: join(home, "chorus.json") });
+  return validateInstallation({ paths, env, source, gatewayDir: home });
+}
+
+describe("validateInstallation: one pass over everything", () => {
+  it("no file in the home: a warning, the defaults apply; named by --config or CHORUS_CONFIG: an error", async () => {
+    expect((await validate(undefined)).findings).toEqual([
+      expect.objectContaining({ level: "warning", message: expect.stringContaining("no config file") }),
+    ]);
+    const flag = await validate(undefined, "flag");
+    expect(flag.findings[0]).toMatchObject({ level: "error", message: expect.stringMatching(/^--config names /) });
+    expect(validationError(flag)?.message).toMatch(/^--config names .*, which does not exist$/);
+    expect((await validate(undefined, "env")).findings[0]?.message).toMatch(/^CHORUS_CONFIG names /);
+  });
+
+  it("a missing variable, a schema error and a cross-field rule, all at once", async () => {
+    const result = await validate(
+      '{ gateway: { bind: "0.0.0.0", port: "80" }, agents: { list: [{ id: "a", model: { provider: "openai", model: "gpt-4o", apiKey: "${NO_SUCH_KEY}" } }] } }',
+    );
+    const lines = result.findings.map((f) => `${f.level} ${f.path}: ${f.message}`);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "error agents.list[0].model.apiKey: environment variable NO_SUCH_KEY is not set",
+        'error gateway.port: expected a number, got "80" (write 80 without quotes)',
+        expect.stringMatching(/^error gateway\.bind: gateway\.bind is "0\.0\.0\.0", reachable from other machines/),
+      ]),
+    );
+    expect(validationError(result)?.message.split("\n").length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("a malformed ${…} reference is one finding, and the rest is still checked", async () => {
+    const result = await validate('{ gateway: { port: "80", auth: { token: "${1BAD}" } } }');
+    expect(result.findings.map((f) => f.path)).toEqual(expect.arrayContaining(["gateway.auth.token", "gateway.port"]));
+  });
+
+  it("a hosted provider without a key, neither in the config nor in its variable", async () => {
+    const config = '{ agents: { list: [{ id: "a", model: { provider: "anthropic", model: "claude-x" } }] } }';
+    expect((await validate(config)).findings).toEqual([
+      expect.objectContaining({ level: "error", path: "agents.list[0].model.apiKey" }),
+    ]);
+    expect((await validate(config, "home", { ANTHROPIC_API_KEY: "sk-ant-x" })).findings).toEqual([]);
+  });
+});
+
+describe("webhook reachability", () => {
+  it("classifies hosts without DNS", () => {
+    expect(["http://127.0.0.1:7800", "http://localhost", "http://[::1]:1"].map(reachOf)).toEqual([
+      "loopback",
+      "loopback",
+      "loopback",
+    ]);
+    expect(["http://192.168.1.20", "http://10.0.0.1", "http://mac.local", "http://nas"].map(reachOf)).toEqual([
+      "private",
+      "private",
+      "private",
+      "private",
+    ]);
+    expect(reachOf("https://chorus.example.com")).toBe("public");
+  });
+
+  it("a platform on the internet needs a public https URL; a LAN server a non-loopback one", () => {
+    expect(checkWebhook("http://127.0.0.1:7800/hooks/x", undefined, "fix").level).toBe("error");
+    expect(checkWebhook("http://192.168.1.5:7800/hooks/x", undefined, "fix").level).toBe("error");
+    expect(checkWebhook("http://chorus.example.com/hooks/x", undefined, "fix").level).toBe("warning");
+    expect(checkWebhook("https://chorus.example.com/hooks/x", undefined, "fix").level).toBe("ok");
+    expect(checkWebhook("http://192.168.1.5:7800/hooks/x", "http://192.168.1.20:1234", "fix").level).toBe("ok");
+    expect(checkWebhook("http://127.0.0.1:7800/hooks/x", "http://192.168.1.20:1234", "fix").level).toBe("error");
+    expect(checkWebhook("http://127.0.0.1:7800/hooks/x", "http://127.0.0.1:8080", "fix").level).toBe("ok");
+  });
+});

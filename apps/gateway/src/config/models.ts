@@ -1,0 +1,79 @@
+import { z } from "zod";
+
+/** Keys every hosted or local model shares. */
+const modelShape = {
+  model: z.string().min(1),
+  timeoutMs: z.number().int().positive().default(60_000),
+  maxRetries: z.number().int().min(0).max(10).default(2),
+  /** Stream the answer (SSE or NDJSON) instead of one JSON answer. */
+  stream: z.boolean().default(false),
+  temperature: z.number().min(0).max(2).optional(),
+} as const;
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+export const demoModelSchema = z.object({ provider: z.literal("demo") }).strict();
+
+/** Any server that speaks OpenAI's chat completions (vLLM, LM Studio, OpenRouter, Ollama's `/v1`…). */
+export const openAICompatibleModelSchema = z
+  .object({
+    provider: z.literal("openai-compatible"),
+    baseURL: httpUrl,
+    apiKey: z.string().optional(),
+    /** Provider name shown in logs and transcripts. */
+    name: z.string().min(1).default("openai-compatible"),
+    ...modelShape,
+  })
+  .strict();
+
+/** The provider's own API key variable, read when `apiKey` is not set (the AI SDK's convention). */
+export const API_KEY_ENV = {
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+  google: "GOOGLE_GENERATIVE_AI_API_KEY",
+} as const;
+
+/** Where each provider's API lives unless `baseURL` says otherwise. */
+export const DEFAULT_BASE_URL = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com/v1",
+  google: "https://generativelanguage.googleapis.com/v1beta",
+  ollama: "http://127.0.0.1:11434/api",
+} as const;
+
+const hosted = <P extends keyof typeof API_KEY_ENV>(provider: P) =>
+  z
+    .object({
+      provider: z.literal(provider),
+      baseURL: httpUrl.default(DEFAULT_BASE_URL[provider]),
+      /** Default: the `${API_KEY_ENV[provider]}` environment variable. */
+      apiKey: z.string().min(1).optional(),
+      ...modelShape,
+    })
+    .strict();
+
+export const openAIModelSchema = hosted("openai");
+export const anthropicModelSchema = hosted("anthropic");
+export const googleModelSchema = hosted("google");
+
+/** A local Ollama through its native API (`/api/chat`). */
+export const ollamaModelSchema = z
+  .object({
+    provider: z.literal("ollama"),
+    baseURL: httpUrl.default(DEFAULT_BASE_URL.ollama),
+    ...modelShape,
+  })
+  .strict();
+
+export const modelSchema = z.discriminatedUnion("provider", [
+  demoModelSchema,
+  openAICompatibleModelSchema,
+  openAIModelSchema,
+  anthropicModelSchema,
+  googleModelSchema,
+  ollamaModelSchema,
+]);
+export type ModelConfig = z.output<typeof modelSchema>;
+/** A model that is reached over HTTP (every provider but the offline demo). */
+export type RemoteModelConfig = Exclude<ModelConfig, { provider: "demo" }>;
+export type ModelProvider = ModelConfig["provider"];

@@ -1,0 +1,159 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
+import { waitFor } from "@chorus/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/*
+ * The release check: `scripts/install-release.sh` — the same script the container image's build
+ * runs — packs every publishable package as it would be published (`pnpm pack` turns `workspace:`
+ * ranges into versions) and installs the gateway and one channel from those tarballs with plain
+ * npm into an empty directory (every `@chorus/*` name points at its tarball; third-party packages
+ * come from npm's cache or the registry). Then the installed `chorus` starts and finds the channel.
+ */
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/** The pnpm running this test (`pnpm test`), else the pinned one through npx. */
+function pnpmCommand(): string {
+  const execpath = process.env.npm_execpath;
+  if (!execpath || !/pnpm/.test(execpath)) return "npx -y pnpm@12.4.2";
+  // pnpm is a script run by node in some installs, a native executable in others.
+  return /\.[cm]?js$/.test(execpath) ? `${process.execPath} ${execpath}` : execpath;
+}
+
+describe("release check: installable as published", () => {
+  let work: string;
+  let dest: string;
+  let telegram: FakeTelegram;
+  let gateway: ChildProcess | undefined;
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: "false", PNPM: pnpmCommand() };
+  for (const key of Object.keys(env))
+    if (/^npm_(package|lifecycle|config_(workspace|prefix))/i.test(key)) delete env[key];
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "chorus-release-"));
+    dest = join(work, "opt-chorus");
+    telegram = createFakeTelegram();
+    await telegram.start();
+  });
+  afterAll(async () => {
+    if (gateway && gateway.exitCode === null) gateway.kill("SIGKILL");
+    await telegram?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it("scripts/install-release.sh packs every package (no workspace: range left) and npm installs from the tarballs", async () => {
+    await run("bash", [join(ROOT, "scripts", "install-release.sh"), dest, "telegram"], {
+      cwd: work,
+      env,
+      timeout: 280_000,
+    });
+    const tarballs = await readdir(join(dest, "tarballs"));
+    expect(tarballs.map((file) => file.replace(/-\d+\.\d+\.\d+.*$/, "")).sort()).toEqual(
+      expect.arrayContaining([
+        "chorus-core",
+        "chorus-channel-kit",
+        "chorus-gateway",
+        "chorus-channel-telegram",
+        "chorus-testkit",
+      ]),
+    );
+    expect(tarballs.some((file) => file.startsWith("chorus-channel-template"))).toBe(false);
+    const gatewayTarball = join(dest, "tarballs", tarballs.find((f) => f.startsWith("chorus-gateway-")) as string);
+    const { stdout } = await run("tar", ["-xOzf", gatewayTarball, "package/package.json"]);
+    expect(stdout).not.toContain("workspace:");
+    // Installed, not linked: real directories under node_modules.
+    expect(existsSync(join(dest, "node_modules", "@chorus", "core", "dist", "index.js"))).toBe(true);
+    expect(existsSync(join(dest, "node_modules", ".bin", "chorus"))).toBe(true);
+  }, 300_000);
+
+  it("the installed chorus starts and lists the channel, running", async () => {
+    const chorus = join(dest, "node_modules", ".bin", "chorus");
+    const home = join(work, "home");
+    await mkdir(home);
+    await writeFile(
+      join(home, "chorus.json"),
+      JSON.stringify({ gateway: { port: 0 }, channels: { telegram: telegram.config() } }),
+    );
+    const cliEnv = { ...env, CHORUS_HOME: home, CHORUS_CONFIG: "", NO_PROXY: "127.0.0.1,localhost" };
+    expect((await run(chorus, ["-v"], { env: cliEnv })).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+
+    let output = "";
+    gateway = spawn(chorus, ["start"], { cwd: work, env: cliEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    gateway.stdout?.on("data", collect);
+    gateway.stderr?.on("data", collect);
+    const url = await waitFor(
+      () => /listening on (\S+)/.exec(output)?.[1] ?? (gateway?.exitCode !== null ? "exited" : undefined),
+      {
+        timeoutMs: 20_000,
+        message: "the installed gateway did not start",
+      },
+    );
+    expect(url, output).not.toBe("exited");
+    const token = (await readFile(join(home, "gateway-token"), "utf8")).trim();
+    const telegramRow = await waitFor(
+      async () => {
+        const { stdout } = await run(chorus, ["channels", "--json", "--url", url, "--token", token], { env: cliEnv });
+        const row = (JSON.parse(stdout) as { channels: { id: string; packageName: string }[] }).channels.find(
+          (c) => c.id === "telegram",
+        );
+        return JSON.stringify(row ?? {}).includes('"running"') ? row : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 300, message: "telegram running in chorus channels" },
+    );
+    expect(telegramRow?.packageName).toBe("@chorus/channel-telegram");
+    gateway.kill("SIGTERM");
+  }, 60_000);
+
+  it("the container image builds with exactly these steps, and runs what they install", async () => {
+    const dockerfile = await readFile(join(ROOT, "deploy", "Dockerfile"), "utf8");
+    const runs = [...dockerfile.matchAll(/^RUN (.+)$/gm)].map((m) => m[1]);
+    expect(runs.slice(0, 3)).toEqual([
+      "npx -y pnpm@12.4.2 install --frozen-lockfile",
+      "npx -y pnpm@12.4.2 build",
+      "bash scripts/install-release.sh /opt/chorus ${CHANNELS}",
+    ]);
+    const channels = /^ARG CHANNELS="([^"]+)"$/m.exec(dockerfile)?.[1]?.split(" ") ?? [];
+    for (const id of channels)
+      expect(existsSync(join(ROOT, "packages", `channel-${id}`, "package.json")), id).toBe(true);
+    const entrypoint = JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? "[]") as string[];
+    expect(entrypoint[0]).toBe("/opt/chorus/node_modules/.bin/chorus");
+    expect(existsSync(join(dest, "node_modules", ".bin", "chorus"))).toBe(true);
+    // The image's default config is valid as shipped (with its token variable set).
+    const check = await run(
+      join(dest, "node_modules", ".bin", "chorus"),
+      ["config", "check", "--config", join(ROOT, "deploy", "container-config.json5")],
+      { env: { ...env, CHORUS_HOME: join(work, "home"), CHORUS_TOKEN: "a-container-token-0123456789" } },
+    );
+    expect(check.stdout).toContain(": valid");
+  });
+
+  it("the systemd unit passes systemd-analyze verify (pointed at this installation)", async () => {
+    const unit = (await readFile(join(ROOT, "deploy", "chorus.service"), "utf8"))
+      .replaceAll("/opt/chorus", dest)
+      .replace(/^User=.*$/m, "User=root")
+      .replace(/^Group=.*$/m, "Group=root");
+    const file = join(work, "chorus.service");
+    await writeFile(file, unit);
+    const verify = await run("systemd-analyze", ["verify", file], { env }).then(
+      (result) => ({ code: 0, output: `${result.stdout}${result.stderr}` }),
+      (error: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: error.code ?? 1,
+        output: `${error.stdout ?? ""}${error.stderr ?? ""}`,
+      }),
+    );
+    // Only complaints about this unit count (the machine's own units are not ours to judge).
+    const ours = verify.output.split("\n").filter((line) => line.includes("chorus.service"));
+    expect(ours, verify.output).toEqual([]);
+  });
+});

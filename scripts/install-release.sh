@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs Chorus as it is published, from this clone: packs every publishable package (pnpm pack
+# turns workspace: ranges into versions), then installs the gateway and the channels named on the
+# command line from those tarballs with plain npm into DEST. Third-party packages come from the npm
+# registry (or npm's cache). Run `pnpm install && pnpm build` first.
+#
+#   bash scripts/install-release.sh /opt/chorus telegram discord
+#   /opt/chorus/node_modules/.bin/chorus start
+set -euo pipefail
+if [ $# -lt 1 ]; then
+  echo "usage: $0 DEST [channel-id ...]" >&2
+  exit 2
+fi
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dest="$(mkdir -p "$1" && cd "$1" && pwd)"
+shift
+read -r -a pnpm <<<"${PNPM:-npx -y pnpm@12.4.2}"
+rm -rf "$dest/tarballs"
+mkdir -p "$dest/tarballs"
+for dir in "$root"/packages/* "$root"/apps/*; do
+  [ -f "$dir/package.json" ] || continue
+  node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).private ? 1 : 0)' "$dir/package.json" || continue
+  (cd "$dir" && "${pnpm[@]}" pack --pack-destination "$dest/tarballs" >/dev/null)
+done
+# Every @chorus/* name resolves to its tarball, wherever it is referenced (our packages are on no registry).
+node - "$dest" "$@" <<'JS'
+const { readdirSync, readFileSync, writeFileSync } = require("node:fs");
+const { execFileSync } = require("node:child_process");
+const [dest, ...channels] = process.argv.slice(2);
+const tarballs = {};
+for (const file of readdirSync(`${dest}/tarballs`)) {
+  const manifest = JSON.parse(execFileSync("tar", ["-xOzf", `${dest}/tarballs/${file}`, "package/package.json"], { encoding: "utf8" }));
+  tarballs[manifest.name] = `file:./tarballs/${file}`;
+}
+const wanted = ["@chorus/gateway", "@chorus/core", "@chorus/channel-kit", ...channels.map((id) => `@chorus/channel-${id}`)];
+for (const name of wanted) if (!tarballs[name]) throw new Error(`no package ${name} in this clone`);
+const manifest = {
+  name: "chorus-installation",
+  private: true,
+  dependencies: Object.fromEntries(wanted.map((name) => [name, tarballs[name]])),
+  overrides: tarballs,
+};
+writeFileSync(`${dest}/package.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+JS
+cd "$dest"
+npm install --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline --no-package-lock
+echo "Installed: $dest/node_modules/.bin/chorus"
