@@ -95,7 +95,10 @@ describe("two webchat people in one group room with the real `chorus start` (no 
     return Promise.all(people.map((person) => botTexts(person.page)));
   }
 
-  it("answers only when mentioned until an owner sends /activation always, then answers everyone", async () => {
+  // Two Chromium pages and the gateway on 2 cores shared with the rest of the suite: a generous bound.
+  it("answers only when mentioned until an owner sends /activation always, then answers everyone", {
+    timeout: 90_000,
+  }, async () => {
     const running = gateway as GatewayProcess;
     const ada = await arrive("Ada");
     const ben = await arrive("Ben");
