@@ -38,6 +38,8 @@ export const telegramChannel = defineChannel<TelegramConfig>({
   configSchema: telegramConfigSchema,
   secretKeys: TELEGRAM_SECRET_KEYS,
   create: (ctx) => createTelegramInstance(ctx),
+  // Long polling is one connection per bot (a second poller gets 409); webhooks reach any gateway.
+  holdsConnection: (config) => config.webhookUrl === undefined,
 });
 
 export default telegramChannel;
