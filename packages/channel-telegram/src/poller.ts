@@ -95,7 +95,10 @@ export class Poller {
       const id = (update as { update_id?: unknown } | null)?.update_id;
       const outcome = outcomes[index] as PromiseSettledResult<boolean>;
       if (outcome.status === "rejected") {
-        this.logger.error({ err: outcome.reason, updateId: id }, "telegram: an update could not be committed; it comes again");
+        this.logger.error(
+          { err: outcome.reason, updateId: id },
+          "telegram: an update could not be committed; it comes again",
+        );
         // Back off like any failed poll: the next one asks for it again.
         throw outcome.reason;
       }
