@@ -92,13 +92,13 @@ export function fakeMethods(state: FakeTelegramState, feed: FakeUpdateFeed, bot:
         return fail(400, "Bad Request: message to be replied not found");
       }
       const found = replyTo !== undefined && state.message(chat.id, replyTo) ? replyTo : undefined;
-      return ok(
-        state.postMessage(chat.id, sender, {
-          text,
-          ...(found !== undefined ? { replyTo: found } : {}),
-          ...(threadId !== undefined && chat.is_forum ? { threadId } : {}),
-        }),
-      );
+      const sent = state.postMessage(chat.id, sender, {
+        text,
+        ...(found !== undefined ? { replyTo: found } : {}),
+        ...(threadId !== undefined && chat.is_forum ? { threadId } : {}),
+      });
+      state.hooks.botMessage?.(sent);
+      return ok(sent);
     },
     sendChatAction: (p) => {
       const chat = chatOf(p);

@@ -148,7 +148,9 @@ export class FakeUpdateFeed {
   /** What a poll with `offset` gets: updates to repeat, then the unconfirmed ones from `offset` on. */
   #take(offset: number): Update[] {
     const again = this.#again.splice(0);
-    return [...again, ...this.#deliverable(offset).filter((u) => !again.includes(u))];
+    const updates = [...again, ...this.#deliverable(offset).filter((u) => !again.includes(u))];
+    if (updates.length > 0) this.state.hooks.delivered?.(updates);
+    return updates;
   }
 
   #deliverable(offset: number): Update[] {
