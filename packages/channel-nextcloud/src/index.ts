@@ -52,6 +52,8 @@ export const nextcloudChannel = defineChannel<NextcloudConfig>({
   configSchema: nextcloudConfigSchema,
   secretKeys: NEXTCLOUD_SECRET_KEYS,
   create: (ctx) => createNextcloudInstance(ctx),
+  // A webhook bot: Talk posts to any gateway, so the account runs on every one.
+  holdsConnection: () => false,
 });
 
 export default nextcloudChannel;
