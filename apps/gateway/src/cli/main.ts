@@ -8,6 +8,7 @@ import { registerMessageCommands } from "./message.js";
 import { reportError } from "./output.js";
 import { registerPairingCommands } from "./pairing.js";
 import { registerPluginCommands } from "./plugins.js";
+import { registerSessionsCommands } from "./sessions.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -74,6 +75,7 @@ program
 registerPluginCommands(program);
 registerConfigCommands(program);
 registerPairingCommands(program);
+registerSessionsCommands(program);
 registerMessageCommands(program);
 
 program
