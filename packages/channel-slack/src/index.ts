@@ -38,6 +38,8 @@ export const slackChannel = defineChannel<SlackConfig>({
   configSchema: slackConfigSchema,
   secretKeys: SLACK_SECRET_KEYS,
   create: (ctx) => createSlackInstance(ctx),
+  // Socket Mode is one WebSocket per app; the Events API posts to any gateway.
+  holdsConnection: (config) => (config.mode ?? (config.appToken ? "socket" : "http")) === "socket",
 });
 
 export default slackChannel;
