@@ -39,6 +39,8 @@ export const imessageChannel = defineChannel<IMessageConfig>({
   configSchema: imessageConfigSchema,
   secretKeys: IMESSAGE_SECRET_KEYS,
   create: (ctx) => createIMessageInstance(ID, ctx),
+  // BlueBubbles posts webhooks to any gateway; sends are REST calls.
+  holdsConnection: () => false,
 });
 
 export default imessageChannel;
