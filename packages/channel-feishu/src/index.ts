@@ -59,6 +59,8 @@ export const feishuChannel = defineChannel<FeishuConfig>({
   configSchema: feishuConfigSchema,
   secretKeys: FEISHU_SECRET_KEYS,
   create: (ctx) => createFeishuInstance(ctx),
+  // The long connection is one per app; webhooks reach any gateway.
+  holdsConnection: (config) => config.mode === "websocket",
 });
 
 export default feishuChannel;
