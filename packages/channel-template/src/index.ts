@@ -50,6 +50,8 @@ export const acmeChannel = defineChannel<AcmeConfig>({
   configSchema: acmeConfigSchema,
   secretKeys: ACME_SECRET_KEYS,
   create: (ctx) => createAcmeInstance(ctx),
+  // Acme reaches the bot by webhooks only: with several gateways the account runs on every one.
+  holdsConnection: () => false,
 });
 
 export default acmeChannel;
