@@ -28,6 +28,9 @@ import { LeaseKeeper } from "./leases.js";
 import { gatewayIdOf, openGatewayState } from "./state-setup.js";
 import { resolveToken } from "./token.js";
 
+/** How long a handled event's id is remembered (a redelivery within it is recognised). */
+const DEDUPE_WINDOW_MS = 7 * 86_400_000;
+
 export interface StartGatewayOptions {
   paths: ChorusPaths;
   loaded: LoadedConfig;
@@ -173,8 +176,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         label: e.plugin.label,
         status: e.supervisor.status(),
         holder: leased.has(`${e.plugin.id}:${e.accountId}`)
-          ? (leaseHolders.get(`${e.plugin.id}:${e.accountId}`) ?? null)
+          ? (leaseHolders.get(`${e.plugin.id}:${e.accountId}`) ?? "")
           : gatewayId,
+        leased: leased.has(`${e.plugin.id}:${e.accountId}`),
         capabilities: e.plugin.capabilities,
         webhooks: e.plugin.id === "webchat" ? [] : hooks.pathsOf(e.plugin.id),
       })),
@@ -213,6 +217,11 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   holders?.unref();
   // Whatever a crash left: messages received and not done, replies recorded and not sent.
   await dispatcher.sweep();
+  // The dedupe record is kept a week; older done rows go, at start and every hour.
+  const prune = () => state.inbox.prune(Date.now() - DEDUPE_WINDOW_MS).catch(() => 0);
+  await prune();
+  const pruning = setInterval(() => void prune(), 3_600_000);
+  pruning.unref();
   if (shared) dispatcher.every(1_000);
   const heartbeats = await startHeartbeats({ config, agents, registry, sessionsOf, queue, turns, logger });
 
@@ -228,6 +237,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         const deadline = config.gateway.shutdownTimeoutMs;
         await Promise.all(heartbeats.map((h) => h.stop()));
         if (holders) clearInterval(holders);
+        clearInterval(pruning);
         const drained = await queue.drain(deadline);
         dispatcher.stop();
         if (!drained.drained) logger.warn({ abandoned: drained.abandoned }, "shutdown deadline: abandoned turns");

@@ -1,16 +1,17 @@
 import { writeFileAtomic } from "@chorus/channel-kit/state";
 import { SESSIONS_FILE_VERSION, type SessionEntry, type SessionsFile } from "./entry.js";
 
-/** Shortest pause between two writes of the mirror. */
+/** Shortest and longest pause between two writes of the mirror. */
 const MIN_INTERVAL_MS = 100;
-/** A write may take at most this share of the time (a large store is written less often). */
-const DUTY = 20;
+const MAX_INTERVAL_MS = 5_000;
+/** The pause is this many times the last write's duration (a large store is written less often). */
+const DUTY = 10;
 
 /**
  * `sessions.json` as a readable mirror of one agent's session entries (same keys as ever): the
  * database is the source of truth; this file is rewritten atomically, at most every
- * max(100 ms, 20 × the last write's duration), so a busy gateway with many sessions spends at
- * most ~5% of its time on it and a turn never waits for it.
+ * 10 × the last write's duration (between 100 ms and 5 s), so a busy gateway with many sessions
+ * spends about a tenth of its time on it at most, and a turn never waits for it.
  */
 export class SessionsMirror {
   #timer: NodeJS.Timeout | undefined;

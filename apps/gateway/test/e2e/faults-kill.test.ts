@@ -92,15 +92,18 @@ describe("the gateway is killed with SIGKILL during a burst of turns", () => {
     const duplicates = sent.reduce((n, m) => n + Math.max(0, repliesTo(m).length - 1), 0);
     expect(duplicates).toBeLessThanOrEqual(4);
     // Each session's turn count is its number of answered messages, in the database and the mirror.
-    await eventually(async () => {
-      const now = readSessionsFromState(home as string);
-      const mirrored = await readSessionsOnDisk(home as string);
-      for (const group of GROUPS) {
-        const answered = sent.filter((m) => m.conversationId === group).length;
-        expect(now[keyOf(group)]?.turns).toBe(answered);
-        expect(mirrored[keyOf(group)]?.turns).toBe(answered);
-      }
-    });
+    await eventually(
+      async () => {
+        const now = readSessionsFromState(home as string);
+        const mirrored = await readSessionsOnDisk(home as string);
+        for (const group of GROUPS) {
+          const answered = sent.filter((m) => m.conversationId === group).length;
+          expect(now[keyOf(group)]?.turns).toBe(answered);
+          expect(mirrored[keyOf(group)]?.turns).toBe(answered);
+        }
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(gateway.process.exitCode).toBeNull();
     // The restarted gateway found nothing to repair or set aside.
     expect(gateway.output()).not.toMatch(/corrupt|moved it to|dropped invalid|could not/i);
