@@ -29,8 +29,20 @@ await measureTurnState(sqlite, SESSIONS, 300); // warm-up
 const onSqlite = await measureTurnState(sqlite, SESSIONS, TURNS);
 console.log(
   `state cost of one turn at ${SESSIONS.toLocaleString("en")} sessions, SQLite (WAL, inbox commit durable): ` +
-    `${summary(onSqlite, "total")} — inbox ${summary(onSqlite, "inbox")}; session + history read ${summary(onSqlite, "read")}; ` +
+    `${summary(onSqlite, "total")} — inbox ${summary(onSqlite, "inbox")}; the rest (read, commit, sent) ${summary(onSqlite, "turn")}: session + history read ${summary(onSqlite, "read")}; ` +
     `turn commit ${summary(onSqlite, "commit")}; marked sent ${summary(onSqlite, "sent")}`,
+);
+
+// The floor under the inbox commit: one durable (fsynced) commit of one tiny row on this disk.
+const fsyncs: number[] = [];
+await sqlite.db.run("CREATE TABLE IF NOT EXISTS bench_fsync (n INTEGER)");
+for (let i = 0; i < 2_000; i++) {
+  const t = performance.now();
+  await sqlite.db.tx((sql) => sql.run("INSERT INTO bench_fsync (n) VALUES ($1)", [i]), { durable: true });
+  fsyncs.push(performance.now() - t);
+}
+console.log(
+  `one durable SQLite commit (synchronous=FULL, the disk's fsync) on this machine: p50 ${percentile(fsyncs, 0.5).toFixed(3)} ms, p99 ${percentile(fsyncs, 0.99).toFixed(3)} ms`,
 );
 
 const server = await startTestPostgres();
@@ -44,7 +56,7 @@ await measureTurnState(postgres, SESSIONS, 300);
 const onPostgres = await measureTurnState(postgres, SESSIONS, TURNS);
 console.log(
   `state cost of one turn at ${SESSIONS.toLocaleString("en")} sessions, PostgreSQL 15 on loopback (test server, fsync off): ` +
-    `${summary(onPostgres, "total")} — inbox ${summary(onPostgres, "inbox")}; session + history read ${summary(onPostgres, "read")}; ` +
+    `${summary(onPostgres, "total")} — inbox ${summary(onPostgres, "inbox")}; the rest (read, commit, sent) ${summary(onPostgres, "turn")}: session + history read ${summary(onPostgres, "read")}; ` +
     `turn commit ${summary(onPostgres, "commit")}; marked sent ${summary(onPostgres, "sent")}`,
 );
 

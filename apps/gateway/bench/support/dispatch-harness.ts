@@ -45,6 +45,11 @@ export interface DispatchHarness {
 export interface DispatchHarnessOptions {
   /** Every `directEvery`-th conversation is a direct chat, the rest are groups. */
   directEvery?: number;
+  /**
+   * Profiling only: commit the inbox with synchronous=NORMAL instead of FULL (no fsync before the
+   * acknowledgement), to show how much of the figure the disk's fsync is. The gateway never does this.
+   */
+  inboxWithoutFsync?: boolean;
 }
 
 interface Waiting {
@@ -90,6 +95,10 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
   const channel = createBenchChannel();
   const registry = new ChannelRegistry();
   const state = await StateStore.open({ backend: "sqlite" }, { home });
+  if (options.inboxWithoutFsync) {
+    const tx = state.db.tx.bind(state.db);
+    state.db.tx = (work) => tx(work);
+  }
   const index = new MessageIndex({ db: state.db, refs: state.refs });
   const queue = new TurnQueue({ maxConcurrent: config.agents.defaults.maxConcurrentTurns });
   const sessions = new OpenedSessions(home, state);
