@@ -19,6 +19,9 @@ export interface DispatcherOptions {
 
 type Step = "more" | "idle" | "elsewhere";
 
+/** A reaction row still not done this long after it was committed was left by a crash (or a dead gateway). */
+const LOOSE_AFTER_MS = 10_000;
+
 /**
  * Takes turns from the inbox: per session, in inbox order, one row at a time — first sending
  * what the session left in the outbox, then handling its oldest row not done. Each step holds
@@ -79,6 +82,8 @@ export class Dispatcher {
         this.wake(row.sessionKey);
         continue;
       }
+      // A reaction is handled by the gateway that received it, at once; one left for a while was left by a crash.
+      if (Date.now() - row.receivedAt < LOOSE_AFTER_MS) continue;
       // Claimed by marking it done first: with several gateways, one of them handles it.
       const claimed = await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
       if (claimed) await this.options.handleLoose(row).catch(() => undefined);
@@ -95,6 +100,8 @@ export class Dispatcher {
         if (!runsHere(reply.channel, reply.account)) return "elsewhere";
         await committer.deliver([reply]);
       }
+      // A reply its channel could not take yet (not running): the session waits, in order; the sweep retries.
+      if (unsent.length > 0 && (await state.outbox.pending(sessionKey)).length > 0) return "elsewhere";
       const row = await state.inbox.next(sessionKey);
       if (!row) return "idle";
       if (!runsHere(row.channel, row.account)) return "elsewhere";

@@ -222,7 +222,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   await prune();
   const pruning = setInterval(() => void prune(), 3_600_000);
   pruning.unref();
-  if (shared) dispatcher.every(1_000);
+  // Several gateways: every second (work a dead gateway left); one: every 5 s (replies waiting for a channel to run).
+  dispatcher.every(shared ? 1_000 : 5_000);
   const heartbeats = await startHeartbeats({ config, agents, registry, sessionsOf, queue, turns, logger });
 
   let closing: Promise<void> | undefined;

@@ -23,6 +23,8 @@ export interface InboxRow {
   sessionKey: string | null;
   event: unknown;
   status: "received" | "done";
+  /** When it was committed, epoch ms. */
+  receivedAt: number;
 }
 
 interface RawRow {
@@ -33,9 +35,10 @@ interface RawRow {
   session_key: string | null;
   event: string;
   status: "received" | "done";
+  received_at: number;
 }
 
-const COLUMNS = "id, channel, account, event_id, session_key, event, status";
+const COLUMNS = "id, channel, account, event_id, session_key, event, status, received_at";
 
 function toRow(raw: RawRow): InboxRow {
   return {
@@ -46,6 +49,7 @@ function toRow(raw: RawRow): InboxRow {
     sessionKey: raw.session_key,
     event: JSON.parse(raw.event),
     status: raw.status,
+    receivedAt: raw.received_at,
   };
 }
 

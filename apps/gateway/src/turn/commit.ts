@@ -96,7 +96,14 @@ export class TurnCommitter {
       );
       messageId = sent.action === "send" ? sent.messageId : undefined;
     } catch (error) {
-      this.logger.warn({ sessionKey: row.sessionKey, err: toChorusError(error).message }, "could not send the reply");
+      const failure = toChorusError(error);
+      // The channel is not running (restarting, or stopped here): the reply stays in the outbox
+      // and is sent once it runs again. Any other failure is final, as it always was: logged.
+      if (failure.code === "E_DISABLED") {
+        this.logger.warn({ sessionKey: row.sessionKey, err: failure.message }, "the reply waits in the outbox");
+        return undefined;
+      }
+      this.logger.warn({ sessionKey: row.sessionKey, err: failure.message }, "could not send the reply");
       await this.state.outbox.markFailed(row.id, Date.now());
       return undefined;
     }
