@@ -214,5 +214,11 @@ describe("three gateways on one PostgreSQL", () => {
     );
     const { json } = (await (next as GatewayProcess).call("GET", "/v1/channels")) as { json: ChannelsAnswer };
     expect(json.channels.find((c) => c.id === "nextcloud")?.holder).toBeTruthy();
+    // The database password is a secret: in no log line, status or answer of any gateway.
+    const password = decodeURIComponent(new URL(url).password);
+    expect(password.length).toBeGreaterThan(8);
+    for (const gateway of gateways) expect(gateway.output()).not.toContain(password);
+    expect(JSON.stringify(json)).not.toContain(password);
+    expect(gateways.some((g) => g.output().includes("postgres://chorus:***@"))).toBe(true);
   }, 180_000);
 });
