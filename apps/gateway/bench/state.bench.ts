@@ -15,7 +15,7 @@ import { percentile } from "./support/stats.js";
  * throughput committed to the inbox before acknowledgement (target ≥ 5,000 messages/s on SQLite,
  * one core: this process is one thread, SQLite runs in it).
  */
-const SESSIONS = 100_000;
+const SESSIONS = Number(process.env.CHORUS_BENCH_SESSIONS ?? 100_000);
 const TURNS = 3_000;
 
 const home = await mkdtemp(join(tmpdir(), "chorus-bench-state-"));

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { MessageToolCalls } from "../../src/channels/message-tool.js";
 import { InboxWriter } from "../../src/runtime/inbox.js";
 import { rowOf, SessionStore } from "../../src/sessions/store.js";
@@ -75,7 +78,9 @@ export interface TurnStateSample {
  * the inbox row done — one transaction), and the reply marked sent with its id.
  */
 export async function measureTurnState(state: StateStore, sessions: number, turns: number): Promise<TurnStateSample[]> {
-  const store = await SessionStore.open(state, "main", "/nonexistent-mirror", { onWarning: () => undefined });
+  // The sessions.json mirror is written as in the gateway (in slices, between turns).
+  const mirrorDir = mkdtempSync(join(tmpdir(), "chorus-bench-mirror-"));
+  const store = await SessionStore.open(state, "main", mirrorDir, { onWarning: () => undefined });
   const transcripts = new TranscriptStore(state);
   let sent = 0;
   const tools: MessageToolCalls = {

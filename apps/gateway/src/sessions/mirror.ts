@@ -1,5 +1,11 @@
-import { writeFileAtomic } from "@chorus/channel-kit/state";
-import { SESSIONS_FILE_VERSION, type SessionEntry, type SessionsFile } from "./entry.js";
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { syncDirectory } from "@chorus/channel-kit/state";
+import { SESSIONS_FILE_VERSION, type SessionEntry } from "./entry.js";
+
+/** Entries serialised between two yields to the event loop: a large store never blocks a turn for long. */
+const CHUNK = 1_000;
 
 /** Shortest and longest pause between two writes of the mirror. */
 const MIN_INTERVAL_MS = 100;
@@ -9,7 +15,8 @@ const DUTY = 10;
 
 /**
  * `sessions.json` as a readable mirror of one agent's session entries (same keys as ever): the
- * database is the source of truth; this file is rewritten atomically, at most every
+ * database is the source of truth; this file is rewritten atomically (in slices, see
+ * `#writeChunked`), at most every
  * 10 × the last write's duration (between 100 ms and 5 s), so a busy gateway with many sessions
  * spends about a tenth of its time on it at most, and a turn never waits for it.
  */
@@ -49,15 +56,51 @@ export class SessionsMirror {
     if (this.#dirty) await this.#write();
   }
 
+  /**
+   * Writes the file atomically (a temp file, fsync, rename, the directory fsynced), serialising
+   * `CHUNK` entries at a time with a yield between, so 100,000 sessions cost many short slices of
+   * the event loop rather than one long one. A temp file a crash left behind is removed first.
+   */
+  async #writeChunked(): Promise<void> {
+    const dir = dirname(this.file);
+    const name = basename(this.file);
+    await mkdir(dir, { recursive: true });
+    for (const left of await readdir(dir).catch(() => [] as string[])) {
+      if (left.startsWith(`.${name}.`) && left.endsWith(".tmp")) await rm(join(dir, left), { force: true });
+    }
+    const temp = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const handle = await open(temp, "w", 0o600);
+    try {
+      await handle.write(`{"version":${SESSIONS_FILE_VERSION},"sessions":{`);
+      let parts: string[] = [];
+      let first = true;
+      for (const entry of [...this.entries()]) {
+        parts.push(`${first ? "" : ","}${JSON.stringify(entry.key)}:${JSON.stringify(entry)}`);
+        first = false;
+        if (parts.length === CHUNK) {
+          await handle.write(parts.join(""));
+          parts = [];
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      await handle.write(`${parts.join("")}}}\n`);
+      await handle.sync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    await rename(temp, this.file);
+    await syncDirectory(dir);
+  }
+
   #write(): Promise<void> {
     this.#writing ??= (async () => {
       this.#dirty = false;
       const started = performance.now();
       try {
-        const sessions: Record<string, SessionEntry> = {};
-        for (const entry of this.entries()) sessions[entry.key] = entry;
-        const file: SessionsFile = { version: SESSIONS_FILE_VERSION, sessions };
-        await writeFileAtomic(this.file, `${JSON.stringify(file)}\n`);
+        await this.#writeChunked();
       } catch (error) {
         this.warn(`could not write the sessions mirror ${this.file}`, error);
       } finally {
