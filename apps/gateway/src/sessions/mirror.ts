@@ -41,7 +41,7 @@ export class SessionsMirror {
         this.#timer = undefined;
         void this.#write();
       },
-      Math.max(MIN_INTERVAL_MS, this.#lastMs * DUTY),
+      Math.min(MAX_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, this.#lastMs * DUTY)),
     );
     this.#timer.unref();
   }
