@@ -6,8 +6,8 @@ const CONVERSATIONS = 500;
 const MESSAGES = 5_000;
 const DIRECT_EVERY = 5;
 
-// See createDispatchHarness: real InboundRouter, EventDeduper, MessageIndex (temp dir), TurnQueue,
-// TurnRunner and SessionStore of a config-less gateway; the clock stops where the AI SDK calls the
+// See createDispatchHarness: real InboundRouter, the durable inbox on SQLite (temp home), Dispatcher,
+// TurnQueue, TurnRunner and SessionStore of a config-less gateway; the clock stops where the AI SDK calls the
 // (demo) model. Messages go one at a time, round-robin over the conversations, so no message waits
 // behind another's turn: the figure is the per-message overhead, not queueing.
 const harness = await createDispatchHarness({ directEvery: DIRECT_EVERY });
@@ -42,8 +42,19 @@ console.log(
 );
 const turnMs = samples.map((s) => s.turnMs);
 console.log(
-  "whole turn with the demo model (react + reply + transcript fsync + sessions.json flush): " +
+  "whole turn with the demo model (inbox commit, react, the turn's commit, reply from the outbox, marked sent): " +
     `p50 ${percentile(turnMs, 0.5).toFixed(2)} ms, p99 ${percentile(turnMs, 0.99).toFixed(2)} ms`,
+);
+
+// Profile: the same path with the inbox commit not fsynced, to show what dominates the figure.
+const profile = await createDispatchHarness({ directEvery: DIRECT_EVERY, inboxWithoutFsync: true });
+for (let i = 0; i < CONVERSATIONS; i++) await profile.message(i);
+const unsynced: DispatchSample[] = [];
+for (let i = 0; i < MESSAGES; i++) unsynced.push(await profile.message(i % CONVERSATIONS));
+await profile.close();
+console.log(
+  `  profile — the same with the inbox commit not fsynced (synchronous=NORMAL; the gateway never does this): ` +
+    `p50 ${us(unsynced, 0.5)} µs, p99 ${us(unsynced, 0.99)} µs`,
 );
 
 afterAll(async () => {

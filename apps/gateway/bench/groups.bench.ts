@@ -10,6 +10,7 @@ import { defaultMentionPatterns } from "../src/config/mention-patterns.js";
 import type { ChannelSettings } from "../src/config/schema.js";
 import { PendingHistory, resolveHistoryLimit } from "../src/groups/history.js";
 import { compileMentionPatterns, detectMention } from "../src/groups/mentions.js";
+import { StateStore } from "../src/state/index.js";
 import { megabytes } from "./support/stats.js";
 
 // Non-triggering group messages through the real pipeline pieces the gateway runs before deciding
@@ -51,7 +52,8 @@ const settings: ChannelSettings = {
 const patterns = compileMentionPatterns(defaultMentionPatterns("Chorus"));
 const none = { bot: false, others: [] };
 const dir = await mkdtemp(join(tmpdir(), "chorus-bench-groups-"));
-const pairing = await PairingStore.open(join(dir, "pairing.json"));
+const state = await StateStore.open({ backend: "sqlite" }, { home: dir });
+const pairing = await PairingStore.open(state);
 const texts = Array.from({ length: 2_000 }, sentence);
 
 let counter = 0;

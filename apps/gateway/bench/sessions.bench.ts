@@ -4,13 +4,15 @@ import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
 import { TurnQueue } from "../src/sessions/queue.js";
 import { SessionStore } from "../src/sessions/store.js";
+import { StateStore } from "../src/state/index.js";
 
 const SESSIONS = 10_000;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const dir = await mkdtemp(join(tmpdir(), "chorus-bench-sessions-"));
 const before = process.memoryUsage();
-const store = await SessionStore.open(dir);
+const state = await StateStore.open({ backend: "sqlite" }, { home: dir });
+const store = await SessionStore.open(state, "main", dir);
 for (let i = 0; i < SESSIONS; i++) {
   const conversationId = `${120_000_000 + i}@g.us`;
   store.changeSettings(
@@ -34,18 +36,19 @@ const after = process.memoryUsage();
 console.log(
   `RSS with ${SESSIONS.toLocaleString("en")} sessions in the store: ${mb(after.rss)} ` +
     `(+${mb(after.rss - before.rss)} over the ${mb(before.rss)} before; JS heap +${mb(after.heapUsed - before.heapUsed)}); ` +
-    `first flush of sessions.json ${firstFlushMs.toFixed(1)} ms`,
+    `first flush (rows + the sessions.json mirror) ${firstFlushMs.toFixed(1)} ms`,
 );
 
 afterAll(async () => {
   await store.flush();
+  await state.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 let turn = 0;
 describe("SessionStore with 10,000 sessions", () => {
   bench(
-    "update one session + flush() (rewrites sessions.json atomically)",
+    "update one session + flush() (commits its row, then rewrites the sessions.json mirror)",
     async () => {
       turn++;
       store.update(`agent:main:whatsapp:group:${120_000_000 + (turn % SESSIONS)}@g.us`, { turns: turn });
@@ -55,7 +58,7 @@ describe("SessionStore with 10,000 sessions", () => {
   );
 
   bench(
-    "100 updates in one tick + flush() (coalesced into one write)",
+    "100 updates in one tick + flush() (one transaction, one mirror write)",
     async () => {
       for (let i = 0; i < 100; i++) {
         turn++;

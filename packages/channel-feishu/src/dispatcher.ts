@@ -14,7 +14,8 @@ export const FEISHU_EVENTS = [
 export interface DispatchTarget {
   /** Who the bot is while the instance runs; undefined before `start()` and after `stop()`. */
   context(): InboundContext | undefined;
-  emit(event: InboundEvent): void;
+  /** Resolves once the gateway committed the event; a rejection makes Feishu deliver it again. */
+  emit(event: InboundEvent): Promise<void>;
   logger: Logger;
 }
 
@@ -33,7 +34,8 @@ export function createDispatcher(target: DispatchTarget, sdkLog: SdkLogger): lar
       if (!ctx) throw new Error(`feishu: ${type} arrived while the channel is not running`);
       try {
         const event = await normalize(data, ctx);
-        if (event) target.emit(event);
+        // The SDK acknowledges (HTTP 200, the long connection's ack) when this returns: after the commit.
+        if (event) await target.emit(event);
       } catch (error) {
         const problem = error instanceof Error ? error.message : String(error);
         if (isChorusError(error) && error.code === "E_INVALID_INPUT") {

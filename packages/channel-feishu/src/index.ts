@@ -61,6 +61,8 @@ export const feishuChannel = defineChannel<FeishuConfig>({
   secretKeys: FEISHU_SECRET_KEYS,
   create: (ctx) => createFeishuInstance(ctx),
   probe: (ctx) => probeFeishu(ctx),
+  // The long connection is one per app; webhooks reach any gateway.
+  holdsConnection: (config) => config.mode === "websocket",
 });
 
 export default feishuChannel;

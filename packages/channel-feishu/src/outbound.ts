@@ -74,8 +74,11 @@ export function createOutbound(
       const limit = MAX_POST_REQUEST_BYTES - REQUEST_OVERHEAD_BYTES;
       const refs: MessageRef[] = [];
       // Split on paragraphs, sentences or words rather than let Feishu refuse a long answer.
-      for (const part of splitText(`${mentions}${message.text}`, limit, requestBytes)) {
-        const content: OutgoingContent = { msg_type: "post", content: postContent(part), uuid: randomUUID() };
+      for (const [index, part] of splitText(`${mentions}${message.text}`, limit, requestBytes).entries()) {
+        // Feishu drops a repeat of a uuid within an hour: a reply the gateway's outbox resends after
+        // a crash carries the same one (its idempotency key and the part), so it is not sent twice.
+        const uuid = message.idempotencyKey ? `${message.idempotencyKey}-${index}`.slice(0, 50) : randomUUID();
+        const content: OutgoingContent = { msg_type: "post", content: postContent(part), uuid };
         // The first part answers; the rest follow it, inside the thread when there is one.
         const sent =
           target !== undefined && (refs.length === 0 || inThread)

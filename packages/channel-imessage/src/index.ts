@@ -40,6 +40,8 @@ export const imessageChannel = defineChannel<IMessageConfig>({
   secretKeys: IMESSAGE_SECRET_KEYS,
   create: (ctx) => createIMessageInstance(ID, ctx),
   probe: (ctx) => probeIMessage(ctx),
+  // BlueBubbles posts webhooks to any gateway; sends are REST calls.
+  holdsConnection: () => false,
 });
 
 export default imessageChannel;

@@ -16,7 +16,8 @@ export interface WebhookOptions {
   client: Pick<BlueBubblesClient, "getMessage">;
   /** False before `start()` and after `stop()`: the hook answers 503. */
   running(): boolean;
-  emit(event: InboundEvent): void;
+  /** Resolves once the gateway committed the event: the webhook is answered after it. */
+  emit(event: InboundEvent): Promise<void>;
   logger: Logger;
 }
 
@@ -90,7 +91,7 @@ async function onNewMessage(message: BlueBubblesMessage, options: WebhookOptions
   }
   const own = await ownGuids(message, options);
   const result = normalizeMessage(message, chat, { scope: options.scope(), isOwn: (g) => own.has(g), now: Date.now() });
-  if ("event" in result) options.emit(result.event);
+  if ("event" in result) await options.emit(result.event);
   else if ("problem" in result) logger.warn({ guid: message.guid }, `imessage: ${result.problem}`);
   else logger.debug({ guid: message.guid }, `imessage: ${result.ignored}`);
 }

@@ -54,6 +54,8 @@ export const nextcloudChannel = defineChannel<NextcloudConfig>({
   secretKeys: NEXTCLOUD_SECRET_KEYS,
   create: (ctx) => createNextcloudInstance(ctx),
   probe: (ctx) => probeNextcloud(ctx),
+  // A webhook bot: Talk posts to any gateway, so the account runs on every one.
+  holdsConnection: () => false,
 });
 
 export default nextcloudChannel;

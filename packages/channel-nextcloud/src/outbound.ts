@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { HttpClient } from "@chorus/channel-kit";
 import {
   ChorusError,
@@ -29,9 +29,12 @@ export class TalkOutbound {
     const token = encodeURIComponent(conversation.id);
     let first: MessageRef | undefined;
     for (const [index, text] of splitText(message.text, this.maxTextLength).entries()) {
-      // The same referenceId on every attempt of one part lets clients spot a duplicate. Talk
-      // itself does not deduplicate by it, so a send whose answer was lost is not repeated.
-      const referenceId = randomBytes(32).toString("hex");
+      // The same referenceId on every attempt of one part lets clients spot a duplicate: from the
+      // gateway's idempotency key when it resends a reply after a crash. Talk itself does not
+      // deduplicate by it, so a send whose answer was lost is not repeated here.
+      const referenceId = message.idempotencyKey
+        ? createHash("sha256").update(`${message.idempotencyKey}:${index}`).digest("hex")
+        : randomBytes(32).toString("hex");
       await this.client.request({
         method: "POST",
         path: `${BOT_API_PATH}/${token}/message`,

@@ -18,7 +18,8 @@ export interface WebhookOptions {
   reactionIds: ReactionEventIds;
   /** False before `start()` and after `stop()`: the hook answers 503. */
   running(): boolean;
-  emit(event: InboundEvent): void;
+  /** Resolves once the gateway committed the event: only then is the delivery answered 200. */
+  emit(event: InboundEvent): Promise<void>;
   logger: Logger;
 }
 
@@ -99,10 +100,10 @@ async function handle(hook: NormalizedHook, body: unknown, options: WebhookOptio
           `nextcloud: read a message only in part (${hook.problems.join("; ")}); its text is passed on as sent`,
         );
       }
-      options.emit(hook.event);
+      await options.emit(hook.event);
       break;
     case "reaction":
-      options.emit({ ...hook.event, eventId: await options.reactionIds.idFor(hook.occurrence) });
+      await options.emit({ ...hook.event, eventId: await options.reactionIds.idFor(hook.occurrence) });
       break;
     case "membership":
       if (await options.identity.learn(hook.botId, hook.botName)) {

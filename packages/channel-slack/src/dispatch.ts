@@ -9,12 +9,13 @@ export type Dispatch = (payload: unknown) => Promise<void>;
 
 /**
  * The one path from a payload to `ctx.emit`, shared by the HTTP endpoint and Socket Mode:
- * normalise (`normalize` is `inbound.ts` bound to the running bot), emit, and turn what cannot
- * be read into a warning that names the problem — never a silent drop.
+ * normalise (`normalize` is `inbound.ts` bound to the running bot), emit and wait for the
+ * gateway's commit (the answer to Slack comes after it), and turn what cannot be read into a
+ * warning that names the problem — never a silent drop.
  */
 export function createDispatch(
   normalize: (payload: unknown) => Promise<InboundEvent | undefined>,
-  emit: (event: InboundEvent) => void,
+  emit: (event: InboundEvent) => Promise<void>,
   logger: Logger,
 ): Dispatch {
   return async (payload) => {
@@ -25,7 +26,13 @@ export function createDispatch(
         return;
       }
       const event = await normalize(payload);
-      if (event) emit(event);
+      if (!event) return;
+      try {
+        // Slack is answered (HTTP 200, the Socket Mode ack) after this: once the gateway committed the event.
+        await emit(event);
+      } catch (error) {
+        logger.error({ err: error }, "slack: the gateway could not commit an event; Slack is answered anyway");
+      }
     } catch (error) {
       const reason = isChorusError(error) || error instanceof SyntaxError ? error.message : String(error);
       logger.warn({ problem: reason }, `slack: skipped an event it cannot read: ${reason}`);

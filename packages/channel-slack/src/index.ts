@@ -40,6 +40,8 @@ export const slackChannel = defineChannel<SlackConfig>({
   secretKeys: SLACK_SECRET_KEYS,
   create: (ctx) => createSlackInstance(ctx),
   probe: (ctx) => probeSlack(ctx),
+  // Socket Mode is one WebSocket per app; the Events API posts to any gateway.
+  holdsConnection: (config) => (config.mode ?? (config.appToken ? "socket" : "http")) === "socket",
 });
 
 export default slackChannel;

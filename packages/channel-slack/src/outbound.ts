@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   type ChannelInstance,
   ChorusError,
@@ -24,12 +25,20 @@ export function createOutbound(api: SlackApi, scope: () => RefScope, options: { 
       const thread = threadOf(conversation, message, options.replyInThread);
       const mentions = (message.mentions ?? []).map((id) => `<@${id}> `).join("");
       const refs: MessageRef[] = [];
-      for (const text of splitMrkdwn(mentions + toMrkdwn(message.text), MAX_TEXT_LENGTH)) {
-        // Not repeated after a lost answer: Slack has no idempotency key for bots, and a
-        // message posted twice is worse than an error the agent sees.
+      for (const [part, text] of splitMrkdwn(mentions + toMrkdwn(message.text), MAX_TEXT_LENGTH).entries()) {
+        // Not repeated after a lost answer: a message posted twice is worse than an error the agent
+        // sees. A reply the gateway's outbox resends after a crash carries the same client_msg_id
+        // (a UUID from its idempotency key); Slack does not promise to drop repeats of it for bots.
+        const clientMsgId = message.idempotencyKey ? clientMessageId(message.idempotencyKey, part) : undefined;
         const sent = await api.call(
           "chat.postMessage",
-          (web) => web.chat.postMessage({ channel: conversation.id, text, ...(thread ? { thread_ts: thread } : {}) }),
+          (web) =>
+            web.chat.postMessage({
+              channel: conversation.id,
+              text,
+              ...(thread ? { thread_ts: thread } : {}),
+              ...(clientMsgId ? { client_msg_id: clientMsgId } : {}),
+            } as Parameters<typeof web.chat.postMessage>[0]),
           { idempotent: false },
         );
         if (typeof sent.ts !== "string")
@@ -71,4 +80,10 @@ function threadOf(conversation: ConversationAddress, message: OutboundMessage, r
   // Direct messages (ids start with D) stay a chat: threads there help nobody.
   if (!replyInThread || !replyTo || replyTo.conversationId.startsWith("D")) return undefined;
   return replyTo.threadId ?? replyTo.messageId;
+}
+
+/** A UUID-shaped client_msg_id, the same for every attempt of one part of one reply. */
+function clientMessageId(key: string, part: number): string {
+  const hex = createHash("sha256").update(`${key}:${part}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -40,6 +40,8 @@ export const telegramChannel = defineChannel<TelegramConfig>({
   secretKeys: TELEGRAM_SECRET_KEYS,
   create: (ctx) => createTelegramInstance(ctx),
   probe: (ctx) => probeTelegram(ctx),
+  // Long polling is one connection per bot (a second poller gets 409); webhooks reach any gateway.
+  holdsConnection: (config) => config.webhookUrl === undefined,
 });
 
 export default telegramChannel;

@@ -8,7 +8,9 @@ import type { UpdateSink } from "./update-sink.js";
 
 /**
  * Long polling: `getUpdates` with the offset after the last update handled (which confirms it
- * to Telegram), reconnecting with the kit's backoff after a failure and honouring 429s.
+ * to Telegram), reconnecting with the kit's backoff after a failure and honouring 429s. An
+ * update is confirmed only once the gateway committed its events (`ctx.emit` resolved): a crash
+ * before that leaves it with Telegram, which delivers it again.
  *
  * The offset is Telegram's cursor and stays in memory on purpose: Telegram keeps every
  * unconfirmed update itself, so a restart without it loses nothing (a redelivered update has
@@ -68,7 +70,7 @@ export class Poller {
           signal as Parameters<Api["getUpdates"]>[1],
         );
         if (this.#reconnect.succeeded()) this.logger.info({}, "telegram: polling recovered");
-        for (const update of updates as unknown[]) await this.#handle(update);
+        await this.#handleAll(updates as unknown[]);
       } catch (error) {
         if (signal.aborted) return;
         const reason = toChorusError(error, "getUpdates failed");
@@ -82,14 +84,25 @@ export class Poller {
     }
   }
 
-  /** Hands one update to the sink; the offset moves past it whatever happens (never backwards). */
-  async #handle(update: unknown): Promise<void> {
-    const id = (update as { update_id?: unknown } | null)?.update_id;
-    if (typeof id === "number" && Number.isSafeInteger(id)) this.#offset = Math.max(this.#offset ?? 0, id + 1);
-    try {
-      await this.sink.accept(update);
-    } catch (error) {
-      this.logger.error({ err: error, updateId: id }, "telegram: an update could not be handled");
+  /**
+   * Hands a batch to the sink at once (the gateway commits it in one transaction), then moves the
+   * offset past every update up to the first one whose commit failed: that one and the rest are
+   * delivered again (the ones already committed are recognised by their event id).
+   */
+  async #handleAll(updates: unknown[]): Promise<void> {
+    const outcomes = await Promise.allSettled(updates.map((update) => this.sink.accept(update)));
+    for (const [index, update] of updates.entries()) {
+      const id = (update as { update_id?: unknown } | null)?.update_id;
+      const outcome = outcomes[index] as PromiseSettledResult<boolean>;
+      if (outcome.status === "rejected") {
+        this.logger.error(
+          { err: outcome.reason, updateId: id },
+          "telegram: an update could not be committed; it comes again",
+        );
+        // Back off like any failed poll: the next one asks for it again.
+        throw outcome.reason;
+      }
+      if (typeof id === "number" && Number.isSafeInteger(id)) this.#offset = Math.max(this.#offset ?? 0, id + 1);
     }
   }
 }

@@ -13,7 +13,7 @@ export interface RunningBot {
 /**
  * Where every update goes, from the long poll or the webhook alike: read it (a payload that is
  * not an update the plugin understands leaves a warning naming what is wrong), record
- * migrations, normalize, emit. No deduplication here: event ids derive from `update_id`, and the
+ * migrations, normalize, emit and wait for the gateway's commit. No deduplication here: event ids derive from `update_id`, and the
  * gateway drops a repeated event id (a redelivered webhook, a poll repeated after a lost
  * confirmation).
  */
@@ -21,11 +21,14 @@ export class UpdateSink {
   constructor(
     private readonly running: () => RunningBot,
     private readonly aliases: ChatAliases,
-    private readonly emit: (event: InboundEvent) => void,
+    private readonly emit: (event: InboundEvent) => Promise<void>,
     private readonly logger: Logger,
   ) {}
 
-  /** Handles one update as Telegram sent it; false when it could not be read. */
+  /**
+   * Handles one update as Telegram sent it; false when it could not be read. Resolves once the
+   * gateway committed its events (only then may the update be confirmed); rejects when it could not.
+   */
   async accept(payload: unknown): Promise<boolean> {
     const read = readUpdate(payload);
     if ("problem" in read) {
@@ -46,7 +49,7 @@ export class UpdateSink {
     if (events.length === 0 && !migration) {
       this.logger.debug({ updateId: read.update.update_id, kind: updateKind(read.update) }, "telegram: no event");
     }
-    for (const event of events) this.emit(event);
+    await Promise.all(events.map((event) => this.emit(event)));
     return true;
   }
 }

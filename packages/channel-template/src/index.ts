@@ -52,6 +52,8 @@ export const acmeChannel = defineChannel<AcmeConfig>({
   secretKeys: ACME_SECRET_KEYS,
   create: (ctx) => createAcmeInstance(ctx),
   probe: (ctx) => probeAcme(ctx),
+  // Acme reaches the bot by webhooks only: with several gateways the account runs on every one.
+  holdsConnection: () => false,
 });
 
 export default acmeChannel;

@@ -29,7 +29,8 @@ export function createWebhookHandler(
     if (!bot) return Response.json({ error: "not_ready" }, { status: 503, headers: { "retry-after": "5" } });
     try {
       const event = normalizeDelivery(JSON.parse(raw.toString("utf8")), bot);
-      if (event) ctx.emit(event);
+      // Answered after the gateway committed the event: a crash before leaves it with Acme, which delivers it again.
+      if (event) await ctx.emit(event);
     } catch (error) {
       if (!(error instanceof SyntaxError || isChorusError(error))) throw error;
       // An error answer would only make Acme send the same bytes again: acknowledge, but leave a trace.

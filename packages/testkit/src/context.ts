@@ -109,8 +109,8 @@ export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartCh
     stateDir,
     logger: logs.logger,
     signal: abort.signal,
-    emit: (event) => {
-      // The gateway drops a repeat of an eventId per account; so does this host.
+    emit: async (event) => {
+      // The gateway drops a repeat of an eventId per account; so does this host (and commits at once).
       if (seen.add(event.eventId)) events.push(event);
       else duplicates.push(event);
     },

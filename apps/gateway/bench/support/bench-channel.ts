@@ -15,7 +15,7 @@ export const BENCH_CHANNEL_ID = "bench";
 export interface BenchChannel {
   plugin: ChannelPlugin<unknown>;
   /** Hands an event to the gateway exactly as a plugin does (its `ChannelContext.emit`). */
-  emit(event: InboundEvent): void;
+  emit(event: InboundEvent): Promise<void>;
   /** Replies and reactions the gateway made through the channel. */
   readonly counts: { sent: number; reactions: number };
 }
@@ -78,7 +78,7 @@ export function createBenchChannel(): BenchChannel {
     plugin,
     emit(event) {
       if (!context) throw new Error("the bench channel is not running; start its supervisor first");
-      context.emit(event);
+      return context.emit(event);
     },
     counts,
   };

@@ -13,11 +13,13 @@ import { ChannelSupervisor } from "../../src/channels/supervisor.js";
 import { agentFor, parseConfig, resolveAgents } from "../../src/config/index.js";
 import { createLogger } from "../../src/log.js";
 import { SystemEvents } from "../../src/reaction-notifications/system-events.js";
+import { Dispatcher } from "../../src/runtime/dispatcher.js";
 import { MessageGate } from "../../src/runtime/gate.js";
 import { InboundRouter } from "../../src/runtime/inbound.js";
-
+import { InboxWriter } from "../../src/runtime/inbox.js";
 import { OpenedSessions, TurnQueue } from "../../src/sessions/index.js";
-import { EventDeduper, MessageIndex } from "../../src/state/index.js";
+import { MessageIndex, StateStore } from "../../src/state/index.js";
+import { TurnCommitter } from "../../src/turn/commit.js";
 import { type TurnRequest, TurnRunner } from "../../src/turn/run.js";
 import { BENCH_CHANNEL_ID, type BenchChannel, createBenchChannel } from "./bench-channel.js";
 
@@ -27,7 +29,7 @@ export interface DispatchSample {
   direct: boolean;
   /** `emit(event)` → the turn hands its prompt to the model (`doGenerate`), in microseconds. */
   dispatchUs: number;
-  /** `emit(event)` → the turn committed (reply sent, transcript appended, sessions.json flushed), in ms. */
+  /** `emit(event)` → the turn committed and its reply sent from the outbox, in ms. */
   turnMs: number;
 }
 
@@ -43,6 +45,11 @@ export interface DispatchHarness {
 export interface DispatchHarnessOptions {
   /** Every `directEvery`-th conversation is a direct chat, the rest are groups. */
   directEvery?: number;
+  /**
+   * Profiling only: commit the inbox with synchronous=NORMAL instead of FULL (no fsync before the
+   * acknowledgement), to show how much of the figure the disk's fsync is. The gateway never does this.
+   */
+  inboxWithoutFsync?: boolean;
 }
 
 interface Waiting {
@@ -68,10 +75,11 @@ class CommitSignallingTurnRunner extends TurnRunner {
 
 /**
  * The gateway's path from a channel's `emit(event)` to the model call, exactly as `startGateway`
- * wires it: `ChannelSupervisor` → `InboundRouter` (`EventDeduper`, `MessageIndex` on disk,
- * `sessionKeyFor`, `TurnQueue`) → the real `TurnRunner` (session store, transcript history from
- * disk, `message` tool schema, system prompt, typing indicator) → `runTurn` → the AI SDK → the
- * default model of a config-less gateway, the offline demo model.
+ * wires it: `ChannelSupervisor` → `InboundRouter` (the durable inbox on SQLite, with its dedupe
+ * key and the inbound ref, `sessionKeyFor`) → `Dispatcher` (`TurnQueue`, the session's next inbox
+ * row) → the real `TurnRunner` (session store, transcript history from the database, `message`
+ * tool schema, system prompt, typing indicator) → `runTurn` → the AI SDK → the default model of a
+ * config-less gateway, the offline demo model.
  *
  * The clock stops when the AI SDK calls the model's `doGenerate`: that is the moment a real turn
  * would start waiting for a model, so everything before it is the gateway's own overhead and
@@ -86,25 +94,42 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
   const agents = resolveAgents(config);
   const channel = createBenchChannel();
   const registry = new ChannelRegistry();
-  const index = new MessageIndex({ dir: join(home, "state", "message-index") });
+  const state = await StateStore.open({ backend: "sqlite" }, { home });
+  if (options.inboxWithoutFsync) {
+    const tx = state.db.tx.bind(state.db);
+    state.db.tx = (work) => tx(work);
+  }
+  const index = new MessageIndex({ db: state.db, refs: state.refs });
   const queue = new TurnQueue({ maxConcurrent: config.agents.defaults.maxConcurrentTurns });
-  const sessions = new OpenedSessions(home);
+  const sessions = new OpenedSessions(home, state);
   const sessionsOf = sessions.of;
   const tools = new MessageToolExecutor(registry, index);
+  const committer = new TurnCommitter(state, tools, logger);
   const systemEvents = new SystemEvents();
-  const turns = new CommitSignallingTurnRunner({ config, sessionsOf, tools, systemEvents, logger });
-  const gate = new MessageGate({ config, pairing: await PairingStore.open(join(home, "state", "pairing.json")) });
+  const turns = new CommitSignallingTurnRunner({ config, sessionsOf, tools, committer, systemEvents, logger });
+  const gate = new MessageGate({ config, pairing: await PairingStore.open(state) });
   const router = new InboundRouter({
     config,
     agentFor: (entry) => agentFor(agents, entry.settings),
     sessionsOf,
     index,
-    deduper: new EventDeduper(),
-    queue,
+    inbox: new InboxWriter(state),
+    registry,
+    committer,
+    fenceOf: () => undefined,
     gate,
     turns,
     tools,
     systemEvents,
+    logger,
+  });
+  router.dispatcher = new Dispatcher({
+    state,
+    queue,
+    committer,
+    runsHere: () => true,
+    handle: (row, signal) => router.process(row, signal),
+    handleLoose: (row) => router.processLoose(row),
     logger,
   });
   const supervisor: ChannelSupervisor = new ChannelSupervisor({
@@ -118,7 +143,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
       stateDir: join(home, "channels", BENCH_CHANNEL_ID, "default"),
       logger,
       signal,
-      emit: (event) => router.handle(entry, event),
+      emit: (event) => router.accept(entry, event),
       http: { route: () => {}, url: (path) => `http://127.0.0.1/hooks/${BENCH_CHANNEL_ID}${path}` },
     }),
   });
@@ -188,6 +213,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
       await supervisor.stop();
       await index.flush();
       await sessions.flush();
+      await state.close();
       await rm(home, { recursive: true, force: true });
     },
   };

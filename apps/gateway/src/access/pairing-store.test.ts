@@ -1,36 +1,35 @@
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { ChorusError } from "@chorus/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  describeSender,
-  normalizePairingCode,
-  PAIRING_CODE_ALPHABET,
-  PAIRING_CODE_TTL_MS,
-  pairingFilePath,
-} from "./pairing.js";
-import { PairingStore } from "./pairing-store.js";
+import type { StateStore } from "../state/index.js";
+import { openTestState, type TestState } from "../testing/state.js";
+import { describeSender, normalizePairingCode, PAIRING_CODE_ALPHABET, PAIRING_CODE_TTL_MS } from "./pairing.js";
+import { PAIRING_KEY, PAIRING_SCOPE, PairingStore } from "./pairing-store.js";
 
-const run = promisify(execFile);
 const CODE = new RegExp(`^[${PAIRING_CODE_ALPHABET}]{6}$`);
 const alice = { id: "u-alice", name: "Alice", e164: "+4915112345678" };
 const bob = { id: "u-bob", name: "Bob" };
 
-let dir: string;
-let file: string;
+let test: TestState;
+let file: StateStore;
 let clock: number;
 const now = () => clock;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "chorus-pairing-"));
-  file = join(dir, "state", "pairing.json");
+  test = await openTestState();
+  file = test.state;
   clock = Date.parse("2030-01-01T12:00:00Z");
 });
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await test.close();
 });
+
+/** The pairing document as the state layer holds it. */
+async function saved(state: StateStore = file) {
+  return JSON.parse((await state.kv.get(PAIRING_SCOPE, PAIRING_KEY, 0)) ?? "{}") as {
+    version: number;
+    pending: { senderId: string }[];
+    approved: unknown[];
+  };
+}
 
 async function rejection(promise: Promise<unknown>): Promise<ChorusError> {
   const error = await promise.then(
@@ -181,14 +180,11 @@ describe("PairingStore.approve", () => {
   });
 });
 
-describe("PairingStore persistence", () => {
-  it("writes <home>/state/pairing.json privately, as versioned JSON", async () => {
-    expect(pairingFilePath({ state: join(dir, "state") })).toBe(file);
+describe("PairingStore persistence (the state layer)", () => {
+  it("keeps one versioned document of requests and approvals", async () => {
     const store = await PairingStore.open(file, { now });
     const { code } = await store.request("webchat", "default", alice);
-    expect((await stat(file)).mode & 0o777).toBe(0o600);
-    const saved = JSON.parse(await readFile(file, "utf8"));
-    expect(saved).toEqual({
+    expect(await saved()).toEqual({
       version: 1,
       approved: [],
       pending: [
@@ -204,7 +200,6 @@ describe("PairingStore persistence", () => {
         },
       ],
     });
-    expect(await readdir(join(dir, "state"))).toEqual(["pairing.json"]);
   });
 
   it("a new store instance sees pending codes and approvals", async () => {
@@ -217,52 +212,18 @@ describe("PairingStore persistence", () => {
     expect(await second.request("webchat", "default", bob)).toEqual({ code: pendingBob.code, firstTime: false });
   });
 
-  it("picks up an approval made by another store on the same file", async () => {
+  it("picks up an approval made by another process on the same database (the CLI next to the gateway)", async () => {
     const gateway = await PairingStore.open(file, { now });
-    const cli = await PairingStore.open(file, { now });
+    const cli = await PairingStore.open(await test.reopen(), { now });
     const { code } = await gateway.request("webchat", "default", alice);
     expect(await gateway.isApproved("webchat", "default", "u-alice")).toBe(false);
     await cli.approve(code);
     expect(await gateway.isApproved("webchat", "default", "u-alice")).toBe(true);
   });
 
-  it("picks up a change written by another process, also when written in place", async () => {
-    const store = await PairingStore.open(file, { now });
-    const { code } = await store.request("webchat", "default", alice);
-    expect(await store.isApproved("webchat", "default", "u-alice")).toBe(false);
-    const script = `
-      const fs = require("node:fs");
-      const data = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-      const [request] = data.pending.splice(0, 1);
-      data.approved.push({ channel: request.channel, accountId: request.accountId, senderId: request.senderId,
-        code: request.code, approvedAt: new Date().toISOString() });
-      fs.writeFileSync(process.argv[1], JSON.stringify(data));`;
-    await run(process.execPath, ["-e", script, file]);
-    expect(await store.isApproved("webchat", "default", "u-alice")).toBe(true);
-    expect((await store.list()).approved.map((a) => a.code)).toEqual([code]);
-  });
-
-  it("notices a rewrite even when size and modification time are the same (a rename gives a new inode)", async () => {
-    const store = await PairingStore.open(file, { now });
-    await store.request("webchat", "default", alice);
-    const before = await stat(file);
-    const other = await PairingStore.open(file, { now });
-    const text = (await readFile(file, "utf8")).replace(/"u-alice"/, '"u-alicf"');
-    await writeFile(`${file}.new`, text);
-    await utimes(`${file}.new`, before.atime, before.mtime);
-    await run(process.execPath, [
-      "-e",
-      "require('node:fs').renameSync(process.argv[1], process.argv[2])",
-      `${file}.new`,
-      file,
-    ]);
-    expect((await store.list()).pending[0]?.senderId).toBe("u-alicf");
-    expect((await other.list()).pending[0]?.senderId).toBe("u-alicf");
-  });
-
-  it("two stores writing at once (gateway and CLI) lose no change", async () => {
+  it("two processes writing at once (gateway and CLI) lose no change", async () => {
     const a = await PairingStore.open(file, { now, maxPendingPerAccount: 100 });
-    const b = await PairingStore.open(file, { now, maxPendingPerAccount: 100 });
+    const b = await PairingStore.open(await test.reopen(), { now, maxPendingPerAccount: 100 });
     await Promise.all(
       Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).request("webchat", "default", { id: `u-${i}` })),
     );
@@ -270,40 +231,20 @@ describe("PairingStore persistence", () => {
     expect((await fresh.list()).pending.map((p) => p.senderId).sort()).toEqual(
       Array.from({ length: 12 }, (_, i) => `u-${i}`).sort(),
     );
-    expect(await readdir(join(dir, "state"))).toEqual(["pairing.json"]);
   });
 
-  it("takes over a lock file left by a crashed process", async () => {
-    await mkdir(join(dir, "state"), { recursive: true });
-    await writeFile(`${file}.lock`, "");
-    const old = new Date(Date.now() - 60_000);
-    await utimes(`${file}.lock`, old, old);
-    const store = await PairingStore.open(file, { now });
-    expect((await store.request("webchat", "default", alice)).firstTime).toBe(true);
-    expect(await readdir(join(dir, "state"))).toEqual(["pairing.json"]);
-  });
-
-  it("sets a corrupt file aside with a warning and starts empty", async () => {
-    await mkdir(join(dir, "state"), { recursive: true });
-    await writeFile(file, "{ not json");
+  it("an unreadable document is said with a warning and starts empty", async () => {
+    await file.kv.set(
+      PAIRING_SCOPE,
+      PAIRING_KEY,
+      JSON.stringify({ version: 1, pending: [{ code: "ABCDEF" }] }),
+      undefined,
+    );
     const warnings: string[] = [];
     const store = await PairingStore.open(file, { now, onWarning: (message) => warnings.push(message) });
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/pairing\.json is corrupt: not valid JSON.*moved it to .*pairing\.json\.corrupt-/);
     expect(await store.list()).toEqual({ pending: [], approved: [] });
+    expect(warnings[0]).toMatch(/pairing state .* was unreadable/);
     expect((await store.request("webchat", "default", alice)).firstTime).toBe(true);
-    expect((await readdir(join(dir, "state"))).sort()).toEqual([
-      "pairing.json",
-      expect.stringMatching(/^pairing\.json\.corrupt-/),
-    ]);
-  });
-
-  it("sets a file of the wrong shape aside, naming the problem", async () => {
-    await mkdir(join(dir, "state"), { recursive: true });
-    await writeFile(file, JSON.stringify({ version: 1, pending: [{ code: "ABCDEF" }], approved: [] }));
-    const warnings: string[] = [];
-    await PairingStore.open(file, { now, onWarning: (message) => warnings.push(message) });
-    expect(warnings[0]).toMatch(/is not a pairing file \(pending\.0\.channel: .*\)/);
   });
 
   it("keeps expired requests for a day, so a late approval says expired, then drops them", async () => {
@@ -315,8 +256,7 @@ describe("PairingStore persistence", () => {
     clock += 86_400_000 + PAIRING_CODE_TTL_MS;
     await store.request("webchat", "default", { id: "u-carol" });
     expect((await rejection(store.approve(code))).message).toContain("no pending pairing request");
-    const saved = JSON.parse(await readFile(file, "utf8")) as { pending: { senderId: string }[] };
-    expect(saved.pending.map((p) => p.senderId)).toEqual(["u-carol"]);
+    expect((await saved()).pending.map((p) => p.senderId)).toEqual(["u-carol"]);
   });
 });
 

@@ -1,15 +1,5 @@
-import { stat } from "node:fs/promises";
-import {
-  CorruptFileError,
-  defaultStateWarning,
-  ioError,
-  readJsonFile,
-  type StateWarningHandler,
-  setCorruptFileAside,
-  writeFileAtomic,
-} from "@chorus/channel-kit/state";
 import { ChorusError } from "@chorus/core";
-import { withFileLock } from "./file-lock.js";
+import type { StateStore } from "../state/index.js";
 import {
   describeSender,
   EXPIRED_KEPT_MS,
@@ -26,43 +16,47 @@ import {
   pairingFileSchema,
 } from "./pairing.js";
 
+/** Where pairing lives in the state layer's `kv` table. */
+export const PAIRING_SCOPE = "gateway";
+export const PAIRING_KEY = "pairing";
+
 export interface PairingStoreOptions {
   /** The clock in epoch milliseconds, for tests. */
   now?: () => number;
   /** Unexpired requests allowed per channel account; more are refused (`E_RATE_LIMITED`). Default 20. */
   maxPendingPerAccount?: number;
-  /** Problems recovered from (a corrupt file set aside); default: a process warning. */
-  onWarning?: StateWarningHandler;
+  /** Problems recovered from (an unreadable pairing document); default: a process warning. */
+  onWarning?: (message: string) => void;
 }
 
 /**
- * Pairing requests and approved senders for `dmPolicy: "pairing"`, persisted atomically to one
- * JSON file. Re-reads the file when another process (the CLI) changed it.
+ * Pairing requests and approved senders for `dmPolicy: "pairing"`, one document in the state
+ * layer; every change is one locked read-modify-write transaction, so the gateway, the CLI and
+ * other gateways on the same database never overwrite each other's change.
  */
 export class PairingStore {
-  readonly file: string;
-  #data: PairingFile = emptyPairingFile();
-  /** Identity of the file as last read (inode, size, times), "missing" when absent. */
-  #stamp = "";
-  #queue: Promise<unknown> = Promise.resolve();
   readonly #now: () => number;
   readonly #maxPending: number;
-  readonly #warn: StateWarningHandler;
+  readonly #warn: (message: string) => void;
 
-  private constructor(file: string, options: PairingStoreOptions) {
-    this.file = file;
+  private constructor(
+    private readonly state: StateStore,
+    options: PairingStoreOptions,
+  ) {
     this.#now = options.now ?? Date.now;
     this.#maxPending = options.maxPendingPerAccount ?? 20;
-    this.#warn = options.onWarning ?? defaultStateWarning;
+    this.#warn = options.onWarning ?? ((message) => process.emitWarning(message));
   }
 
-  /** Opens (or starts) the store at `file`; a corrupt file is set aside with a warning. */
-  static async open(file: string, options: PairingStoreOptions = {}): Promise<PairingStore> {
-    const store = new PairingStore(file, options);
-    await store.#reload();
-    return store;
+  /** Opens the store on the state layer. */
+  static async open(state: StateStore, options: PairingStoreOptions = {}): Promise<PairingStore> {
+    return new PairingStore(state, options);
   }
 
+  /** Where the pairing state is (for messages). */
+  get where(): string {
+    return this.state.where;
+  }
   /**
    * The sender's pairing code: the unexpired one they already have (`firstTime: false`), or a new
    * one valid for an hour (`firstTime: true`, the only time the caller should send it).
@@ -127,103 +121,60 @@ export class PairingStore {
 
   /** Whether the owner approved this sender on this channel account. */
   isApproved(channel: string, accountId: string, senderId: string): Promise<boolean> {
-    return this.#exclusive(async () => {
-      await this.#refresh();
-      return this.#data.approved.some(
-        (p) => p.channel === channel && p.accountId === accountId && p.senderId === senderId,
-      );
-    });
+    return this.#read().then((data) =>
+      data.approved.some((p) => p.channel === channel && p.accountId === accountId && p.senderId === senderId),
+    );
   }
 
   /** Unexpired requests (oldest first) and approved senders, ordered by channel and account. */
   list(): Promise<PairingList> {
-    return this.#exclusive(async () => {
-      await this.#refresh();
+    return this.#read().then((data) => {
       const now = this.#now();
       const order = (a: { channel: string; accountId: string }, b: { channel: string; accountId: string }) =>
         a.channel.localeCompare(b.channel) || a.accountId.localeCompare(b.accountId);
       return {
-        pending: this.#data.pending
+        pending: data.pending
           .filter((p) => !expired(p, now))
           .sort((a, b) => order(a, b) || a.createdAt.localeCompare(b.createdAt))
           .map((p) => ({ ...p })),
-        approved: [...this.#data.approved]
+        approved: [...data.approved]
           .sort((a, b) => order(a, b) || a.approvedAt.localeCompare(b.approvedAt))
           .map((p) => ({ ...p })),
       };
     });
   }
 
-  /** Runs `fn` after the store's earlier operations, so read-modify-write never interleaves in-process. */
-  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(fn, fn);
-    this.#queue = run.catch(() => undefined);
-    return run;
+  async #read(): Promise<PairingFile> {
+    return this.#parse(await this.state.kv.get(PAIRING_SCOPE, PAIRING_KEY, this.#now()));
   }
 
-  /** Re-reads the file, applies `change` to a copy, writes it when changed, and keeps what was written. */
-  #mutate<T>(change: (data: PairingFile, now: number) => { result: T; changed: boolean }): Promise<T> {
-    return this.#exclusive(() =>
-      // The lock keeps the gateway and the CLI from overwriting each other's change.
-      withFileLock(`${this.file}.lock`, async () => {
-        await this.#reload();
-        const now = this.#now();
-        const data = structuredClone(this.#data);
-        const { result, changed } = change(data, now);
-        if (changed) {
-          data.pending = data.pending.filter((p) => Date.parse(p.expiresAt) + EXPIRED_KEPT_MS > now);
-          await writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
-          await this.#reload();
-        }
-        return result;
-      }),
-    );
-  }
-
-  async #refresh(): Promise<void> {
-    if ((await stampOf(this.file)) !== this.#stamp) await this.#reload();
-  }
-
-  /** Reads the file; the stamp is taken first, so a write racing the read is seen by the next refresh. */
-  async #reload(): Promise<void> {
-    const stamp = await stampOf(this.file);
+  #parse(text: string | undefined): PairingFile {
+    if (text === undefined) return emptyPairingFile();
     let raw: unknown;
     try {
-      raw = await readJsonFile<unknown>(this.file);
-    } catch (error) {
-      if (!(error instanceof CorruptFileError)) throw error;
-      await this.#setAside(error.message);
-      return;
-    }
-    if (raw === undefined) {
-      this.#data = emptyPairingFile();
-      this.#stamp = stamp;
-      return;
+      raw = JSON.parse(text);
+    } catch {
+      raw = undefined;
     }
     const parsed = pairingFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const problem = parsed.error.issues.map((i) => `${i.path.join(".") || "file"}: ${i.message}`).join("; ");
-      await this.#setAside(`${this.file} is not a pairing file (${problem})`);
-      return;
-    }
-    this.#data = parsed.data;
-    this.#stamp = stamp;
+    if (parsed.success) return parsed.data;
+    this.#warn(
+      `the pairing state in ${this.state.where} was unreadable; started with no pairing requests or approvals`,
+    );
+    return emptyPairingFile();
   }
 
-  async #setAside(problem: string): Promise<void> {
-    const aside = await setCorruptFileAside(this.file, { now: new Date(this.#now()) });
-    this.#warn(`${problem}; moved it to ${aside} and started with no pairing requests or approvals`);
-    this.#data = emptyPairingFile();
-    this.#stamp = await stampOf(this.file);
-  }
-}
-
-async function stampOf(file: string): Promise<string> {
-  try {
-    const s = await stat(file, { bigint: true });
-    return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
-    throw ioError("check", file, error);
+  /** Reads, changes and writes the pairing document in one locked transaction. */
+  #mutate<T>(change: (data: PairingFile, now: number) => { result: T; changed: boolean }): Promise<T> {
+    return this.state.kv.update(PAIRING_SCOPE, PAIRING_KEY, async (sql) => {
+      const now = this.#now();
+      const data = structuredClone(this.#parse(await this.state.kv.get(PAIRING_SCOPE, PAIRING_KEY, now, sql)));
+      const { result, changed } = change(data, now);
+      if (changed) {
+        data.pending = data.pending.filter((p) => Date.parse(p.expiresAt) + EXPIRED_KEPT_MS > now);
+        await this.state.kv.set(PAIRING_SCOPE, PAIRING_KEY, JSON.stringify(data), undefined, sql);
+      }
+      return result;
+    });
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChannelSettings } from "../config/schema.js";
+import { openTestState, type TestState } from "../testing/state.js";
 import type { AccessSender } from "./allowlist.js";
 import { PAIRING_CODE_ALPHABET } from "./pairing.js";
 import { PairingStore } from "./pairing-store.js";
@@ -10,11 +11,14 @@ import { type AccessDecision, checkAccess } from "./policy.js";
 
 let dir: string;
 let pairing: PairingStore;
+let test: TestState;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "chorus-access-"));
-  pairing = await PairingStore.open(join(dir, "state", "pairing.json"));
+  test = await openTestState(undefined, dir);
+  pairing = await PairingStore.open(test.state);
 });
 afterEach(async () => {
+  await test.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -143,7 +147,7 @@ describe("checkAccess: direct messages", () => {
   });
 
   it("when too many codes are pending, the sender is blocked without a code and the reason says why", async () => {
-    const small = await PairingStore.open(join(dir, "small.json"), { maxPendingPerAccount: 1 });
+    const small = await PairingStore.open(await test.reopen(), { maxPendingPerAccount: 1 });
     const ask = (sender: AccessSender) =>
       checkAccess({
         channel: "webchat",

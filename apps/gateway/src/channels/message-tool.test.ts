@@ -7,6 +7,7 @@ import { ChorusError, silentLogger } from "@chorus/core";
 import { createMemoryChannel, createMemoryPlatform, type MemoryPlatform } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MessageIndex } from "../state/index.js";
+import { openTestState, type TestState } from "../testing/state.js";
 import { MessageToolExecutor } from "./message-tool.js";
 import { ChannelRegistry } from "./registry.js";
 import { ChannelSupervisor } from "./supervisor.js";
@@ -18,6 +19,7 @@ describe("MessageToolExecutor", () => {
   let supervisor: ChannelSupervisor;
   let tools: MessageToolExecutor;
   let index: MessageIndex;
+  let test: TestState;
 
   beforeEach(async () => {
     platform = createMemoryPlatform();
@@ -44,13 +46,14 @@ describe("MessageToolExecutor", () => {
         stateDir: join(dir, "state"),
         logger: silentLogger,
         signal,
-        emit: () => {},
+        emit: async () => {},
         http: { route: () => {}, url: (path) => path },
       }),
     });
     registry.add({ plugin: plugin as never, accountId: "default", settings: {}, supervisor, redactor: new Redactor() });
     await supervisor.start();
-    index = new MessageIndex({ dir: join(dir, "index") });
+    test = await openTestState(undefined, dir);
+    index = new MessageIndex({ db: test.state.db, refs: test.state.refs });
     tools = new MessageToolExecutor(registry, index);
   });
 
@@ -59,6 +62,7 @@ describe("MessageToolExecutor", () => {
     await platform.close();
     // The index writes in the background: let it finish before the directory goes.
     await index.flush();
+    await test.close();
     await rm(dir, { recursive: true, force: true });
   });
 

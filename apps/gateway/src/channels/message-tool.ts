@@ -19,8 +19,13 @@ export interface TurnScope {
 }
 
 /** What runs `message` tool calls: the turn's agent, the HTTP API (and through it the CLI). */
+/** How a call is made: a `send` from the outbox carries the reply's idempotency key. */
+export interface MessageCallOptions {
+  idempotencyKey?: string;
+}
+
 export interface MessageToolCalls {
-  execute(input: MessageToolInput, scope?: TurnScope): Promise<MessageToolSuccess>;
+  execute(input: MessageToolInput, scope?: TurnScope, options?: MessageCallOptions): Promise<MessageToolSuccess>;
 }
 
 /** Executes `message` tool calls (send, react, reactions) for agents, the HTTP API and the CLI. */
@@ -30,7 +35,11 @@ export class MessageToolExecutor implements MessageToolCalls {
     private readonly index: MessageIndex,
   ) {}
 
-  async execute(input: MessageToolInput, scope?: TurnScope): Promise<MessageToolSuccess> {
+  async execute(
+    input: MessageToolInput,
+    scope?: TurnScope,
+    options: MessageCallOptions = {},
+  ): Promise<MessageToolSuccess> {
     const channel = input.channel ?? scope?.channel;
     if (!channel) throw new ChorusError("E_INVALID_INPUT", "channel is required outside a conversation turn");
     const sameChannel =
@@ -57,7 +66,11 @@ export class MessageToolExecutor implements MessageToolCalls {
     return this.#guard(entry, async () => {
       if (input.action === "send") {
         const replyTo = input.replyTo ? await this.#ref(entry, conversation, input.replyTo) : undefined;
-        const ref = await instance.send(conversation, { text: input.text ?? "", ...(replyTo ? { replyTo } : {}) });
+        const ref = await instance.send(conversation, {
+          text: input.text ?? "",
+          ...(replyTo ? { replyTo } : {}),
+          ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+        });
         this.index.put(ref);
         return { ok: true, action: "send", messageId: ref.messageId };
       }

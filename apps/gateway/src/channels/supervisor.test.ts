@@ -88,7 +88,7 @@ function supervise(plugin: ChannelPlugin<unknown>, options: { backoff?: BackoffP
       stateDir: "/nonexistent",
       logger,
       signal,
-      emit: () => {},
+      emit: async () => {},
       http: { route: () => {}, url: (path) => `http://127.0.0.1/hooks/scripted${path}` },
     }),
   });

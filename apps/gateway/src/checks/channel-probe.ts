@@ -1,9 +1,8 @@
 import { Redactor, secretsOf } from "@chorus/channel-kit";
-import { type ChannelProbeResult, silentLogger } from "@chorus/core";
+import { type ChannelProbeResult, type ChannelStore, silentLogger } from "@chorus/core";
 import type { GatewayConfig } from "../config/index.js";
 import { type ChorusPaths, channelStateDir } from "../home.js";
 import { hookPath } from "../http/hooks.js";
-import { ChannelStores } from "../state/channel-stores.js";
 import type { ValidatedChannel } from "./validate.js";
 import { checkWebhook, type WebhookCheck } from "./webhooks.js";
 
@@ -21,9 +20,10 @@ export async function probeChannels(
   channels: readonly ValidatedChannel[],
   config: GatewayConfig,
   paths: ChorusPaths,
+  /** Each account's store, as the gateway keeps it (read by probes that check a stored link). */
+  storeOf: (channel: string, accountId: string) => ChannelStore,
   timeoutMs = 10_000,
 ): Promise<ChannelCheck[]> {
-  const stores = new ChannelStores(paths, silentLogger);
   const checks: ChannelCheck[] = [];
   for (const { id, plugin, accounts } of channels) {
     for (const { account, config: pluginConfig } of accounts) {
@@ -38,7 +38,7 @@ export async function probeChannels(
           config: pluginConfig,
           accountId: account.accountId,
           stateDir: channelStateDir(paths, id, account.accountId),
-          store: stores.of(id, account.accountId),
+          store: storeOf(id, account.accountId),
           logger: silentLogger,
           signal: AbortSignal.timeout(timeoutMs),
         });

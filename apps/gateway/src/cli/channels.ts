@@ -7,6 +7,10 @@ interface RunningChannel {
   id: string;
   account: string;
   status: { state: string; detail?: string };
+  /** The gateway that runs this account (with several gateways: the lease holder; "" while none does). */
+  holder?: string | null;
+  /** Runs under a lease (several gateways on one database, a connection-holding account). */
+  leased?: boolean;
   capabilities: { reactions: Record<string, unknown> };
   /** Absent from gateways older than this CLI. */
   webhooks?: string[];
@@ -55,7 +59,11 @@ export async function channelsCommand(options: {
   }
   for (const row of rows) {
     const state = row.live
-      .map((l) => `${l.account}: ${l.status.state}${l.status.detail ? ` (${l.status.detail})` : ""}`)
+      .map(
+        (l) =>
+          `${l.account}: ${l.status.state}${l.status.detail ? ` (${l.status.detail})` : ""}` +
+          (l.leased ? ` [held by ${l.holder ? l.holder : "no gateway yet"}]` : ""),
+      )
       .join(", ");
     const flags = row.live[0] ? describeFlags(row.live[0].capabilities.reactions) : "";
     process.stdout.write(

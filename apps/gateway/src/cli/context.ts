@@ -5,6 +5,8 @@ import { type LoadedConfig, loadConfig } from "../config/index.js";
 import { type ChorusPaths, chorusPaths, resolveHome } from "../home.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { type Discovery, discoverChannels } from "../plugins/index.js";
+import { openGatewayState } from "../runtime/state-setup.js";
+import type { StateStore } from "../state/index.js";
 
 /** What every command starts from: the installation's paths and its config. */
 export interface CliContext {
@@ -64,4 +66,10 @@ export function discoverInstalledChannels(ctx: CliContext): Promise<Discovery> {
     configDir: dirname(ctx.loaded.file),
     builtins: [],
   });
+}
+
+/** The state layer the config names (SQLite in the home, or PostgreSQL), as the gateway opens it. */
+export async function openCliState(ctx: CliContext): Promise<StateStore> {
+  const { pino } = await import("pino");
+  return openGatewayState(ctx.loaded.config, ctx.paths, pino({ level: "warn" }, pino.destination(2)));
 }

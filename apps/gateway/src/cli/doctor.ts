@@ -1,8 +1,12 @@
 import { access } from "node:fs/promises";
+import { MemoryStore } from "@chorus/channel-kit/state";
+import { type ChannelStore, toChorusError } from "@chorus/core";
 import { probeChannels } from "../checks/channel-probe.js";
 import { probeModel } from "../checks/model-probe.js";
 import { type Validation, validateInstallation } from "../checks/validate.js";
 import { formatPath, type GatewayConfig, type ModelConfig, type RemoteModelConfig } from "../config/index.js";
+import { stateConfigOf } from "../runtime/state-setup.js";
+import { StateStore, sqliteFile } from "../state/state-store.js";
 import { printFindings } from "./config.js";
 import { type CliContext, cliContext, cliPaths, gatewayEndpoint } from "./context.js";
 import { callGateway, isUnreachable } from "./http-client.js";
@@ -37,7 +41,7 @@ export async function doctorCommand(options: { config?: string; url?: string; to
     );
   }
   await checkModels(validation, located.env, say);
-  await checkChannels(validation, located.paths, say);
+  await withState(validation, located.paths, say, (storeOf) => checkChannels(validation, located.paths, storeOf, say));
 
   let ctx: CliContext | undefined;
   try {
@@ -78,12 +82,48 @@ function agentModels(config: GatewayConfig): { id: string; model: ModelConfig; p
   );
 }
 
-async function checkChannels(
+/**
+ * Opens the state the gateway keeps (SQLite or PostgreSQL) for the probes that read a stored link;
+ * a state that cannot be opened is a finding of its own, and the probes then see an empty store.
+ */
+async function withState(
   validation: Validation,
   paths: Parameters<typeof probeChannels>[2],
   say: Say,
+  use: (storeOf: (channel: string, accountId: string) => ChannelStore) => Promise<void>,
 ): Promise<void> {
-  for (const check of await probeChannels(validation.channels, validation.config, paths)) {
+  let state: StateStore | undefined;
+  const config = stateConfigOf(validation.config);
+  try {
+    // Read what the gateway keeps; never create a database or import an old home from here.
+    const exists =
+      config.backend === "postgres" ||
+      (await access(sqliteFile(paths.home, config)).then(
+        () => true,
+        () => false,
+      ));
+    if (exists) state = await StateStore.open(config, { home: paths.home });
+  } catch (error) {
+    say(
+      "error",
+      `state: ${toChorusError(error).message}`,
+      toChorusError(error).hint ?? "check the state settings (docs/deployment.md)",
+    );
+  }
+  try {
+    await use((channel, accountId) => state?.channelStore(channel, accountId) ?? new MemoryStore());
+  } finally {
+    await state?.close();
+  }
+}
+
+async function checkChannels(
+  validation: Validation,
+  paths: Parameters<typeof probeChannels>[2],
+  storeOf: (channel: string, accountId: string) => ChannelStore,
+  say: Say,
+): Promise<void> {
+  for (const check of await probeChannels(validation.channels, validation.config, paths, storeOf)) {
     const name = `channel ${check.channel} (${check.account})`;
     if (!check.result) {
       say("note", `${name}: its plugin has no probe; run \`chorus doctor\` while the gateway runs for its live status`);

@@ -5,8 +5,7 @@ import { channelAccounts, validatePluginConfig } from "../config/index.js";
 import { channelStateDir } from "../home.js";
 import { createLogger } from "../log.js";
 import { findChannel, loadChannelPlugin } from "../plugins/index.js";
-import { ChannelStores } from "../state/index.js";
-import { cliContext, discoverInstalledChannels } from "./context.js";
+import { cliContext, discoverInstalledChannels, openCliState } from "./context.js";
 import { parseLoginOptions } from "./login-options.js";
 import { renderQr } from "./qr.js";
 
@@ -69,12 +68,13 @@ export async function loginCommand(
   const onSigint = () => abort.abort(new ChorusError("E_AUTH", "login cancelled"));
   process.once("SIGINT", onSigint);
   const pending: Promise<void>[] = [];
+  const state = await openCliState(ctx);
   try {
     const result = await plugin.login({
       config: pluginConfig,
       accountId,
       // The store and the state dir the gateway's instance of this account uses.
-      store: new ChannelStores(ctx.paths, logger).of(channelId, accountId),
+      store: state.channelStore(channelId, accountId),
       stateDir: channelStateDir(ctx.paths, channelId, accountId),
       // Log lines go to stderr so they never break up the QR code on stdout; without secrets.
       logger: new Redactor(secretsOf(pluginConfig, plugin.secretKeys)).logger(logger),
@@ -94,5 +94,6 @@ export async function loginCommand(
     out(`Linked ${plugin.label}${where} as ${result.account}.\n`);
   } finally {
     process.off("SIGINT", onSigint);
+    await state.close();
   }
 }

@@ -9,6 +9,7 @@ import { reportError } from "./output.js";
 import { registerPairingCommands } from "./pairing.js";
 import { registerPluginCommands } from "./plugins.js";
 import { registerTokenCommand } from "./token.js";
+import { registerSessionsCommands } from "./sessions.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -75,6 +76,7 @@ program
 registerPluginCommands(program);
 registerConfigCommands(program);
 registerPairingCommands(program);
+registerSessionsCommands(program);
 registerMessageCommands(program);
 registerTokenCommand(program);
 

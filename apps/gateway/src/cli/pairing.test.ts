@@ -4,11 +4,12 @@ import { join } from "node:path";
 import { ChorusError } from "@chorus/core";
 import { Command, CommanderError } from "commander";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PairingStore, pairingFilePath } from "../access/index.js";
-import { chorusPaths } from "../home.js";
+import { PairingStore } from "../access/index.js";
+import { openTestState, type TestState } from "../testing/state.js";
 import { formatPairingList, registerPairingCommands } from "./pairing.js";
 
 let home: string;
+let state: TestState;
 let clock: number;
 let gateway: PairingStore;
 const now = () => clock;
@@ -17,9 +18,12 @@ const alice = { id: "u-alice", name: "Alice", e164: "+4915112345678" };
 beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), "chorus-cli-pairing-"));
   clock = Date.parse("2030-01-01T12:00:00Z");
-  gateway = await PairingStore.open(pairingFilePath(chorusPaths(home, {})), { now });
+  // The gateway's own connection to <home>/chorus.db; the CLI opens another, as a second process would.
+  state = await openTestState(undefined, home);
+  gateway = await PairingStore.open(state.state, { now });
 });
 afterEach(async () => {
+  await state.close();
   await rm(home, { recursive: true, force: true });
 });
 
@@ -39,9 +43,9 @@ async function chorus(...args: string[]): Promise<string> {
 }
 
 describe("chorus pairing list", () => {
-  it("says when there is nothing, naming the file", async () => {
+  it("says when there is nothing, naming where the state is", async () => {
     expect(await chorus("pairing", "list")).toBe(
-      `No pending pairing requests and no approved senders (${join(home, "state", "pairing.json")}).\n`,
+      `No pending pairing requests and no approved senders (${join(home, "chorus.db")}).\n`,
     );
   });
 

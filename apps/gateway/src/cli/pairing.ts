@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { describeSender, type PairingList, PairingStore, pairingFilePath } from "../access/index.js";
-import { cliContext } from "./context.js";
+import { describeSender, type PairingList, PairingStore } from "../access/index.js";
+import { cliContext, openCliState } from "./context.js";
 
 /** Where the pairing commands read their environment and write their output (tests swap them). */
 export interface PairingCommandIo {
@@ -15,7 +15,9 @@ export function registerPairingCommands(program: Command, io: PairingCommandIo =
   const out = io.out ?? ((text: string) => process.stdout.write(text));
   const open = async (options: { config?: string }) => {
     const ctx = await cliContext(options, io.env);
-    return PairingStore.open(pairingFilePath(ctx.paths), io.now ? { now: io.now } : {});
+    const state = await openCliState(ctx);
+    const store = await PairingStore.open(state, io.now ? { now: io.now } : {});
+    return Object.assign(store, { close: () => state.close() });
   };
   const pairing = program
     .command("pairing")
@@ -24,7 +26,7 @@ export function registerPairingCommands(program: Command, io: PairingCommandIo =
       "after",
       '\nWith dmPolicy "pairing" (the default), a stranger\'s first direct message gets a 6-character code\n' +
         "instead of an answer. Approve it here to let them talk to the agent. Codes are valid for one hour.\n" +
-        "State: <home>/state/pairing.json",
+        "State: the gateway's state database (<home>/chorus.db, or state.url)",
     );
   pairing
     .command("list")
@@ -33,9 +35,13 @@ export function registerPairingCommands(program: Command, io: PairingCommandIo =
     .option("--json", "machine-readable output")
     .action(async (options: { config?: string; json?: boolean }) => {
       const store = await open(options);
-      const list = await store.list();
-      if (options.json) out(`${JSON.stringify(list, null, 2)}\n`);
-      else out(formatPairingList(list, store.file, io.now?.() ?? Date.now()));
+      try {
+        const list = await store.list();
+        if (options.json) out(`${JSON.stringify(list, null, 2)}\n`);
+        else out(formatPairingList(list, store.where, io.now?.() ?? Date.now()));
+      } finally {
+        await store.close();
+      }
     });
   pairing
     .command("approve <code>")
@@ -44,10 +50,14 @@ export function registerPairingCommands(program: Command, io: PairingCommandIo =
     .addHelpText("after", "\nExample:\n  chorus pairing approve K7Q2XM")
     .action(async (code: string, options: { config?: string }) => {
       const store = await open(options);
-      const entry = await store.approve(code);
-      out(
-        `Approved ${describeSender(entry)} on ${entry.channel} (account ${entry.accountId}). Their next direct message reaches the agent.\n`,
-      );
+      try {
+        const entry = await store.approve(code);
+        out(
+          `Approved ${describeSender(entry)} on ${entry.channel} (account ${entry.accountId}). Their next direct message reaches the agent.\n`,
+        );
+      } finally {
+        await store.close();
+      }
     });
 }
 

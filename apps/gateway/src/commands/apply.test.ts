@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ResolvedAgent } from "../config/agents.js";
 import { type SessionInit, SessionStore, type TranscriptEntry, TranscriptStore } from "../sessions/index.js";
+import { openTestState, type TestState } from "../testing/state.js";
 import { applyCommand, type CommandContext } from "./apply.js";
 import { type Command, parseCommand } from "./parse.js";
 
@@ -41,6 +42,7 @@ const agent: ResolvedAgent = {
 };
 
 let dir: string;
+let test: TestState;
 let store: SessionStore;
 let transcripts: TranscriptStore;
 /** Session keys `forget` was called with (buffered messages and echo memory). */
@@ -50,14 +52,16 @@ let summary: () => Promise<string>;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "chorus-commands-"));
-  store = await SessionStore.open(dir, { onWarning: () => undefined });
-  transcripts = new TranscriptStore(dir);
+  test = await openTestState(undefined, dir);
+  store = await SessionStore.open(test.state, "main", dir, { onWarning: () => undefined });
+  transcripts = new TranscriptStore(test.state);
   forgotten = [];
   summarised = [];
   summary = async () => "Ann asked about the trip; the agent suggested Lisbon.";
 });
 afterEach(async () => {
   await store.flush();
+  await test.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -99,7 +103,7 @@ describe("applyCommand /activation", () => {
     expect(store.get(GROUP_KEY)?.settings).toEqual({ activation: "always", groupIntroduced: false });
     expect((await sessionsOnDisk())[GROUP_KEY]?.settings.activation).toBe("always");
 
-    const reopened = await SessionStore.open(dir, { onWarning: () => undefined });
+    const reopened = await SessionStore.open(test.state, "main", dir, { onWarning: () => undefined });
     expect(reopened.get(GROUP_KEY)?.settings).toMatchObject({ activation: "always", groupIntroduced: false });
     expect(reopened.get(GROUP_KEY)?.title).toBe("Family");
   });
@@ -238,13 +242,7 @@ describe("applyCommand /compact", () => {
     expect(result.handled).toBe(true);
     expect(result.reply).toContain("3 entries");
     expect(summarised).toEqual([history]);
-    const file = await readFile(transcripts.pathOf(session.sessionId), "utf8");
-    expect(
-      file
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line)),
-    ).toEqual([
+    expect(await transcripts.read(session.sessionId)).toEqual([
       {
         at: "2025-01-02T03:04:05.000Z",
         role: "system",
@@ -257,7 +255,7 @@ describe("applyCommand /compact", () => {
   it("leaves the transcript alone when the summary fails or is empty", async () => {
     const session = store.ensure(GROUP_KEY, groupInit);
     await transcripts.append(session.sessionId, history);
-    const before = await readFile(transcripts.pathOf(session.sessionId), "utf8");
+    const before = await transcripts.read(session.sessionId);
     summary = async () => {
       throw new Error("model unavailable");
     };
@@ -266,7 +264,7 @@ describe("applyCommand /compact", () => {
     expect(failed.reply).toContain("unchanged");
     summary = async () => "   ";
     expect((await apply("/compact")).reply).toContain("empty");
-    expect(await readFile(transcripts.pathOf(session.sessionId), "utf8")).toBe(before);
+    expect(await transcripts.read(session.sessionId)).toEqual(before);
   });
 
   it("says there is nothing to compact in an empty session, without asking the model", async () => {

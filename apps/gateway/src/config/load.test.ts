@@ -153,3 +153,21 @@ describe("parseConfig", () => {
     );
   });
 });
+
+describe("state", () => {
+  it("defaults to SQLite in the home, takes a postgres URL, and never shows the URL's password", () => {
+    expect(parseConfig({}, { env: {} }).state).toEqual({ backend: "sqlite" });
+    expect(
+      parseConfig({ state: { backend: "postgres", url: "postgres://u:pw@db:5432/chorus" } }, { env: {} }).state,
+    ).toEqual({ backend: "postgres", url: "postgres://u:pw@db:5432/chorus", poolSize: 10, leaseMs: 10_000 });
+    let message = "";
+    try {
+      parseConfig({ state: { backend: "postgres", url: "mysql://u:hunter2secret@db/chorus" } }, { env: {} });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("state.url");
+    expect(message).not.toContain("hunter2secret");
+    expect(() => parseConfig({ state: { backend: "mongo" } }, { env: {} })).toThrow(/state\.backend/);
+  });
+});

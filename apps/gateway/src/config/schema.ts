@@ -30,6 +30,33 @@ export {
   type RemoteModelConfig,
 } from "./models.js";
 
+/**
+ * Where the gateway keeps its state (DESIGN §5): `sqlite` (default, `<home>/chorus.db`) or
+ * `postgres` (`url`, its password a secret: never shown), which several gateways can share.
+ */
+export const stateSchema = z.discriminatedUnion("backend", [
+  z
+    .object({
+      backend: z.literal("sqlite"),
+      /** The database file; default `<home>/chorus.db`. */
+      file: z.string().min(1).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      backend: z.literal("postgres"),
+      url: z.string().regex(/^postgres(ql)?:\/\//, "expected a postgres://user:password@host:port/database URL"),
+      /** Connections this gateway opens at most. */
+      poolSize: z.number().int().min(2).max(100).default(10),
+      /** This gateway's name in leases and `chorus channels` (default: host name and process id). */
+      gatewayId: z.string().min(1).max(200).optional(),
+      /** How long a lease on a connection-holding account lasts without renewal. */
+      leaseMs: z.number().int().min(2_000).max(60_000).default(10_000),
+    })
+    .strict(),
+]);
+export type StateSettings = z.output<typeof stateSchema>;
+
 export const typingModeSchema = z.enum(["never", "instant", "thinking", "message"]);
 
 export const agentSchema = z
@@ -207,6 +234,7 @@ export const gatewayConfigSchema = z
       })
       .strict()
       .default({ dmScope: "owner-main" }),
+    state: stateSchema.default({ backend: "sqlite" }),
   })
   .strict();
 

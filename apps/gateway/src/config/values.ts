@@ -25,6 +25,8 @@ export function isSecretKey(key: string): boolean {
 
 /** True when any key on the path names a secret, so the value there must not be shown. */
 export function isSecretPath(segments: readonly PathSegment[]): boolean {
+  // The state database URL carries its password.
+  if (segments[0] === "state" && segments[1] === "url") return true;
   return segments.some((segment) => typeof segment === "string" && isSecretKey(segment));
 }
 

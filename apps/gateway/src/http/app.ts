@@ -15,6 +15,10 @@ export interface ChannelView {
   capabilities: unknown;
   /** Webhook paths the channel registered (none for channels that connect out, like WhatsApp or Discord). */
   webhooks: string[];
+  /** The gateway that runs the account ("" while an account under a lease has no holder). */
+  holder: string;
+  /** Runs under a lease: several gateways share the database and the account holds a connection. */
+  leased: boolean;
 }
 
 export interface HttpAppOptions {

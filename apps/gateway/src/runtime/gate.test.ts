@@ -12,6 +12,7 @@ import { resolveAgents } from "../config/agents.js";
 import { parseConfig } from "../config/load.js";
 import { SessionStore } from "../sessions/store.js";
 import { TranscriptStore } from "../sessions/transcript.js";
+import { openTestState, type TestState } from "../testing/state.js";
 import { type GateDecision, MessageGate } from "./gate.js";
 
 const config = parseConfig({}, { env: {} });
@@ -35,16 +36,19 @@ const entry: ChannelEntry = {
 const KEY = "agent:main:memory:group:g1";
 
 let dir: string;
+let test: TestState;
 let gate: MessageGate;
 let store: SessionStore;
 let seq = 0;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "chorus-gate-"));
-  gate = new MessageGate({ config, pairing: await PairingStore.open(join(dir, "pairing.json")) });
-  store = await SessionStore.open(dir);
+  test = await openTestState(undefined, dir);
+  gate = new MessageGate({ config, pairing: await PairingStore.open(test.state) });
+  store = await SessionStore.open(test.state, "main", dir);
 });
 afterEach(async () => {
   await store.flush();
+  await test.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -68,7 +72,7 @@ function decide(text: string, sender = { id: "bob", name: "Bob" }): Promise<Gate
     sessionKey: KEY,
     bot: undefined,
     store,
-    transcripts: new TranscriptStore(dir),
+    transcripts: new TranscriptStore(test.state),
     summarise: async () => "",
   });
 }

@@ -1,38 +1,36 @@
-import { dirname, join } from "node:path";
-import { Redactor, secretsOf } from "@chorus/channel-kit";
+import { dirname } from "node:path";
 import { type ChannelPlugin, ChorusError, toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
-import { pairingFilePath } from "../access/pairing.js";
 import { PairingStore } from "../access/pairing-store.js";
 import { ModelFailures } from "../agent/failures.js";
 import { restartBackoffFromEnv } from "../channels/backoff.js";
-import { runAsChannel, runAsGateway } from "../channels/containment.js";
 import { MessageToolExecutor } from "../channels/message-tool.js";
 import { ChannelRegistry } from "../channels/registry.js";
-import { ChannelSupervisor } from "../channels/supervisor.js";
-import {
-  agentFor,
-  channelAccounts,
-  isLoopback,
-  type LoadedConfig,
-  resolveAgents,
-  validatePluginConfig,
-} from "../config/index.js";
+import { agentFor, isLoopback, type LoadedConfig, resolveAgents } from "../config/index.js";
 import { type ChorusPaths, channelStateDir } from "../home.js";
 import { createHttpApp } from "../http/app.js";
-import { HookRegistry, hookPath } from "../http/hooks.js";
+import { HookRegistry } from "../http/hooks.js";
 import { type ListeningServer, listen } from "../http/server.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
+import { discoverChannels } from "../plugins/index.js";
 import { SystemEvents } from "../reaction-notifications/system-events.js";
 import { OpenedSessions, TurnQueue } from "../sessions/index.js";
-import { ChannelStores, EventDeduper, MessageIndex } from "../state/index.js";
+import { MessageIndex } from "../state/index.js";
+import { TurnCommitter } from "../turn/commit.js";
 import { TurnRunner } from "../turn/run.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
+import { configureAccounts } from "./accounts.js";
+import { Dispatcher } from "./dispatcher.js";
 import { MessageGate } from "./gate.js";
 import { startHeartbeats } from "./heartbeats.js";
 import { InboundRouter } from "./inbound.js";
+import { InboxWriter } from "./inbox.js";
+import { LeaseKeeper } from "./leases.js";
+import { gatewayIdOf, openGatewayState } from "./state-setup.js";
 import { resolveToken } from "./token.js";
+
+/** How long a handled event's id is remembered (a redelivery within it is recognised). */
+const DEDUPE_WINDOW_MS = 7 * 86_400_000;
 
 export interface StartGatewayOptions {
   paths: ChorusPaths;
@@ -47,6 +45,8 @@ export interface RunningGateway {
   token: string;
   tokenGenerated: boolean;
   registry: ChannelRegistry;
+  /** This gateway's name in leases. */
+  gatewayId: string;
   /** Graceful stop: drains in-flight turns, stops channels, flushes stores, closes the server. */
   close(): Promise<void>;
 }
@@ -94,70 +94,76 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   });
   for (const problem of discovery.problems) logger.warn({ problem }, "plugin discovery problem");
 
+  const state = await openGatewayState(config, paths, logger);
+  const gatewayId = gatewayIdOf(config);
+  const shared = state.backend === "postgres";
   const hooks = new HookRegistry();
   const registry = new ChannelRegistry();
-  const stores = new ChannelStores(paths, logger);
-  const index = new MessageIndex({ dir: join(paths.state, "message-index") });
+  const index = new MessageIndex({
+    db: state.db,
+    refs: state.refs,
+    onWarning: (message, error) => logger.warn({ err: error }, message),
+  });
   const queue = new TurnQueue({ maxConcurrent: config.agents.defaults.maxConcurrentTurns });
   const tools = new MessageToolExecutor(registry, index);
-  const sessions = new OpenedSessions(paths.home);
+  const committer = new TurnCommitter(state, tools, logger);
+  const sessions = new OpenedSessions(paths.home, state);
   const sessionsOf = sessions.of;
   const systemEvents = new SystemEvents();
   const failures = new ModelFailures();
-  const turns = new TurnRunner({ config, sessionsOf, tools, systemEvents, failures, logger });
-  const gate = new MessageGate({ config, failures, pairing: await PairingStore.open(pairingFilePath(paths)) });
+  const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, logger });
+  const gate = new MessageGate({ config, failures, pairing: await PairingStore.open(state) });
+  const leased = new Set<string>();
+  const leases = new LeaseKeeper({
+    state,
+    holder: gatewayId,
+    ttlMs: config.state.backend === "postgres" ? config.state.leaseMs : 10_000,
+    logger,
+    onAcquired: () => void dispatcher.sweep().catch(() => undefined),
+  });
+  const fenceOf = (channel: string, account: string) => leases.fence(`${channel}:${account}`);
   const router = new InboundRouter({
     config,
     agentFor: (entry) => agentFor(agents, entry.settings),
     sessionsOf,
     index,
-    deduper: new EventDeduper(),
-    queue,
+    inbox: new InboxWriter(state, fenceOf),
+    registry,
+    committer,
+    fenceOf,
     gate,
     turns,
     tools,
     systemEvents,
     logger,
   });
-
-  for (const [channelId, block] of Object.entries(channelsConfig)) {
-    const accounts = channelAccounts(channelId, block);
-    if (accounts.every((a) => a.settings.enabled === false)) continue;
-    const plugin = await loadChannelPlugin(findChannel(channelId, discovery));
-    for (const account of accounts) {
-      if (account.settings.enabled === false) continue;
-      const pluginConfig = await validatePluginConfig(plugin, account);
-      // Every line, error and status of this account passes through its redactor: its secrets never show.
-      const redactor = new Redactor(secretsOf(pluginConfig, plugin.secretKeys));
-      const channelLogger = logger.child({ channel: channelId, account: account.accountId });
-      const pluginLogger = redactor.logger(channelLogger);
-      const supervisor: ChannelSupervisor = new ChannelSupervisor({
-        plugin,
-        accountId: account.accountId,
-        logger: pluginLogger,
-        backoff: restartBackoff,
-        redactor,
-        context: (signal) => ({
-          config: pluginConfig,
-          accountId: account.accountId,
-          store: stores.of(channelId, account.accountId),
-          stateDir: channelStateDir(paths, channelId, account.accountId),
-          logger: pluginLogger,
-          signal,
-          emit: (event) => runAsGateway(() => router.handle(entryOf(), event)),
-          http: {
-            route: (method, path, handler) => {
-              hooks.register(channelId, method, path, (request) => runAsChannel(supervisor, () => handler(request)));
-            },
-            url: (path) => `${publicUrl()}${hookPath(channelId, path)}`,
-          },
-        }),
-      });
-      const entry = { plugin, accountId: account.accountId, settings: account.settings, supervisor, redactor };
-      const entryOf = () => entry;
-      registry.add(entry);
-    }
-  }
+  const runsHere = (channel: string, account: string): boolean => {
+    const entry = registry.all().find((e) => e.plugin.id === channel && e.accountId === account);
+    if (!entry) return false;
+    return !leased.has(`${channel}:${account}`) || leases.held(`${channel}:${account}`) !== undefined;
+  };
+  const dispatcher = new Dispatcher({
+    state,
+    queue,
+    committer,
+    runsHere,
+    handle: (row, signal) => router.process(row, signal),
+    handleLoose: (row) => router.processLoose(row),
+    logger,
+  });
+  router.dispatcher = dispatcher;
+  const accounts = await configureAccounts({
+    channelsConfig,
+    discovery,
+    paths,
+    state,
+    logger,
+    hooks,
+    registry,
+    restartBackoff,
+    publicUrl: () => publicUrl(),
+    accept: (entry, event) => router.accept(entry, event),
+  });
 
   const app = createHttpApp({
     token,
@@ -171,6 +177,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         account: e.accountId,
         label: e.plugin.label,
         status: e.supervisor.status(),
+        holder: leased.has(`${e.plugin.id}:${e.accountId}`)
+          ? (leaseHolders.get(`${e.plugin.id}:${e.accountId}`) ?? "")
+          : gatewayId,
+        leased: leased.has(`${e.plugin.id}:${e.accountId}`),
         capabilities: e.plugin.capabilities,
         webhooks: e.plugin.id === "webchat" ? [] : hooks.pathsOf(e.plugin.id),
       })),
@@ -182,7 +192,40 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const publicUrl = () => config.gateway.publicUrl?.replace(/\/$/, "") ?? server.url;
   const socket = attachWebchatSocket(server.server, hub, { authenticate: (given) => given === token });
 
-  await Promise.all(registry.all().map((e) => e.supervisor.start()));
+  // With several gateways, each account that holds a connection runs where its lease is; the rest everywhere.
+  const leaseHolders = new Map<string, string>();
+  const local = accounts.filter((a) => !(shared && a.holdsConnection));
+  for (const account of accounts)
+    if (shared && account.holdsConnection) leased.add(`${account.entry.plugin.id}:${account.entry.accountId}`);
+  await Promise.all(local.map((a) => a.entry.supervisor.start()));
+  leases.start(
+    accounts
+      .filter((a) => leased.has(`${a.entry.plugin.id}:${a.entry.accountId}`))
+      .map((a) => ({
+        name: `${a.entry.plugin.id}:${a.entry.accountId}`,
+        start: async () => {
+          a.entry.supervisor = a.supervise();
+          await a.entry.supervisor.start();
+        },
+        stop: () => a.entry.supervisor.stop(),
+      })),
+  );
+  const watchHolders = async () => {
+    for (const lease of await state.leases.all()) {
+      leaseHolders.set(lease.name, lease.expiresAt > Date.now() ? lease.holder : "");
+    }
+  };
+  const holders = shared ? setInterval(() => void watchHolders().catch(() => undefined), 2_000) : undefined;
+  holders?.unref();
+  // Whatever a crash left: messages received and not done, replies recorded and not sent.
+  await dispatcher.sweep();
+  // The dedupe record is kept a week; older done rows go, at start and every hour.
+  const prune = () => state.inbox.prune(Date.now() - DEDUPE_WINDOW_MS).catch(() => 0);
+  await prune();
+  const pruning = setInterval(() => void prune(), 3_600_000);
+  pruning.unref();
+  // Several gateways: every second (work a dead gateway left); one: every 5 s (replies waiting for a channel to run).
+  dispatcher.every(shared ? 1_000 : 5_000);
   const heartbeats = await startHeartbeats({ config, agents, registry, sessionsOf, queue, turns, logger });
 
   let closing: Promise<void> | undefined;
@@ -191,19 +234,24 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     token,
     tokenGenerated: generated,
     registry,
+    gatewayId,
     close: () => {
       closing ??= (async () => {
         const deadline = config.gateway.shutdownTimeoutMs;
         await Promise.all(heartbeats.map((h) => h.stop()));
+        if (holders) clearInterval(holders);
+        clearInterval(pruning);
         const drained = await queue.drain(deadline);
+        dispatcher.stop();
         if (!drained.drained) logger.warn({ abandoned: drained.abandoned }, "shutdown deadline: abandoned turns");
+        await leases.stop();
         await Promise.all(registry.all().map((e) => e.supervisor.stop()));
         await socket.close();
         await server.close();
         await index.flush();
-        await stores.flush();
         await sessions.flush();
         await hub.close();
+        await state.close();
       })().catch((error: unknown) => {
         logger.error({ err: toChorusError(error).message }, "unclean shutdown");
       });

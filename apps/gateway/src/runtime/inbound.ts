@@ -1,8 +1,8 @@
-import type { InboundEvent, InboundMessageEvent } from "@chorus/core";
+import type { InboundEvent, InboundMessageEvent, InboundReactionEvent } from "@chorus/core";
 import type { Logger } from "pino";
 import { isNamedOwner } from "../access/allowlist.js";
 import type { MessageToolCalls } from "../channels/message-tool.js";
-import type { ChannelEntry } from "../channels/registry.js";
+import type { ChannelEntry, ChannelRegistry } from "../channels/registry.js";
 import { summariseTranscript } from "../commands/compact.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
@@ -10,18 +10,23 @@ import { fromLine } from "../groups/history.js";
 import { ReactionNotifier } from "../reaction-notifications/notifier.js";
 import type { AgentSessions } from "../sessions/agent-sessions.js";
 import { sessionKeyFor } from "../sessions/keys.js";
-import type { TurnQueue } from "../sessions/queue.js";
-import type { EventDeduper, MessageIndex } from "../state/index.js";
+import type { InboxRow, MessageIndex, Sql } from "../state/index.js";
+import type { ReplyDraft, TurnCommitter } from "../turn/commit.js";
 import type { TurnRunner } from "../turn/run.js";
+import type { Dispatcher } from "./dispatcher.js";
 import { type MessageGate, sessionInit } from "./gate.js";
+import type { InboxWriter } from "./inbox.js";
 
 export interface InboundRouterOptions {
   config: GatewayConfig;
   agentFor(entry: ChannelEntry): ResolvedAgent;
   sessionsOf(agentId: string): Promise<AgentSessions>;
   index: MessageIndex;
-  deduper: EventDeduper;
-  queue: TurnQueue;
+  inbox: InboxWriter;
+  registry: ChannelRegistry;
+  committer: TurnCommitter;
+  /** The fencing check of an account that runs under a lease. */
+  fenceOf(channel: string, account: string): ((sql: Sql) => Promise<void>) | undefined;
   gate: MessageGate;
   turns: TurnRunner;
   tools: MessageToolCalls;
@@ -30,59 +35,73 @@ export interface InboundRouterOptions {
 }
 
 /**
- * Takes every event a channel emits: drops redeliveries; hands reactions to the
- * `ReactionNotifier`; records a message's ref and, per session (in order), has the gate
- * (`gate.ts`) decide before an agent turn runs.
+ * Takes every event a channel emits: commits it to the durable inbox (a redelivery is
+ * recognised there) before the channel may acknowledge it; then wakes the session, whose turns
+ * the `Dispatcher` takes from the inbox in order. Per message, the gate (`gate.ts`) decides
+ * before an agent turn runs; whatever the message leaves (a reply, a turn) is committed with
+ * marking its row done. Reactions go to the `ReactionNotifier`.
  */
 export class InboundRouter {
-  readonly #inFlight = new Set<Promise<unknown>>();
   readonly #reactions: ReactionNotifier;
+  dispatcher: Dispatcher | undefined;
 
   constructor(private readonly options: InboundRouterOptions) {
     this.#reactions = new ReactionNotifier(options);
   }
 
-  /** Messages queued or being handled right now. */
-  get pending(): number {
-    return this.#inFlight.size;
-  }
-
-  handle(entry: ChannelEntry, event: InboundEvent): void {
-    const { deduper, index, logger } = this.options;
-    if (!deduper.firstTime(`${entry.plugin.id}:${entry.accountId}:${event.eventId}`)) {
-      logger.debug({ channel: entry.plugin.id, eventId: event.eventId }, "dropped a redelivered event");
-      return;
-    }
+  /** Commits an event; resolves once it is committed (the channel may then acknowledge it). */
+  async accept(entry: ChannelEntry, event: InboundEvent): Promise<void> {
+    const { logger } = this.options;
+    const channel = entry.plugin.id;
     if (event.type === "reaction") {
-      const work = this.#reactions
-        .handle(entry, event)
-        .catch((error: unknown) => logger.error({ err: error, channel: entry.plugin.id }, "reaction handling failed"))
-        .finally(() => this.#inFlight.delete(work));
-      this.#inFlight.add(work);
+      const id = await this.options.inbox.accept(channel, entry.accountId, event, null);
+      if (id === undefined) return this.#redelivered(channel, event.eventId);
+      void this.#loose(entry, event, id);
       return;
     }
-    index.put(event.ref);
     const agent = this.options.agentFor(entry);
     const sessionKey = this.#sessionKey(entry, event, agent);
+    const id = await this.options.inbox.accept(channel, entry.accountId, event, sessionKey);
+    if (id === undefined) return this.#redelivered(channel, event.eventId);
     const from =
       event.conversation.kind === "group"
         ? fromLine({ name: event.sender.name ?? event.sender.id, e164: event.sender.e164 })
         : undefined;
     logger.debug(
-      {
-        channel: entry.plugin.id,
-        from: event.conversation.id,
-        sender: event.sender.id,
-        sessionKey,
-        ...(from ? { suffix: from } : {}),
-      },
+      { channel, from: event.conversation.id, sender: event.sender.id, sessionKey, ...(from ? { suffix: from } : {}) },
       "inbound message",
     );
-    const work = this.options.queue
-      .run(sessionKey, (signal) => this.#message(entry, event, agent, sessionKey, signal))
-      .catch((error: unknown) => logger.error({ err: error, sessionKey }, "message handling failed"))
-      .finally(() => this.#inFlight.delete(work));
-    this.#inFlight.add(work);
+    this.dispatcher?.wake(sessionKey);
+  }
+
+  /** Handles a committed message row (the `Dispatcher` calls it, in order per session). */
+  async process(row: InboxRow, signal: AbortSignal): Promise<void> {
+    const entry = this.options.registry.get(row.channel, row.account);
+    const event = row.event as InboundMessageEvent;
+    const agent = this.options.agentFor(entry);
+    await this.#message(entry, event, agent, row.sessionKey ?? this.#sessionKey(entry, event, agent), signal, row.id);
+  }
+
+  /** Handles a committed reaction row left by a crash (the `Dispatcher` claimed it). */
+  async processLoose(row: InboxRow): Promise<void> {
+    const entry = this.options.registry.get(row.channel, row.account);
+    await this.#reactions.handle(entry, row.event as InboundReactionEvent);
+  }
+
+  #redelivered(channel: string, eventId: string): void {
+    this.options.logger.debug({ channel, eventId }, "dropped a redelivered event");
+  }
+
+  async #loose(entry: ChannelEntry, event: InboundReactionEvent, id: number): Promise<void> {
+    const { logger } = this.options;
+    try {
+      await this.#reactions.handle(entry, event);
+    } catch (error) {
+      logger.error({ err: error, channel: entry.plugin.id }, "reaction handling failed");
+    }
+    await this.options.committer
+      .commit({ sessionKey: "", inboxId: id, sessions: [], replies: [] })
+      .catch((error: unknown) => logger.warn({ err: error }, "could not mark a reaction handled"));
   }
 
   async #message(
@@ -91,10 +110,25 @@ export class InboundRouter {
     agent: ResolvedAgent,
     sessionKey: string,
     signal: AbortSignal,
+    inboxId: number,
   ): Promise<void> {
     const { gate, turns, logger } = this.options;
     const event = await this.#withReplyFromIndex(entry, received);
     const { store, transcripts } = await this.options.sessionsOf(agent.id);
+    // Another gateway may have run this session's last turn: start from what is committed.
+    await store.refresh(sessionKey);
+    const fence = this.options.fenceOf(entry.plugin.id, entry.accountId);
+    const finish = async (reply?: string) => {
+      const replies: ReplyDraft[] = reply === undefined ? [] : [this.#draft(entry, event, reply)];
+      const outbox = await this.options.committer.commit({
+        sessionKey,
+        inboxId,
+        sessions: store.takeChanges(sessionKey),
+        replies,
+        ...(fence ? { fence } : {}),
+      });
+      await this.options.committer.deliver(outbox);
+    };
     const decision = await gate.decide({
       entry,
       event,
@@ -109,17 +143,15 @@ export class InboundRouter {
     switch (decision.kind) {
       case "blocked":
         logger.debug({ ...context, reason: decision.reason }, "blocked inbound message");
-        if (decision.reply) await this.#reply(entry, event, decision.reply);
-        return;
+        return finish(decision.reply);
       case "command":
-        await this.#reply(entry, event, decision.reply);
-        return;
+        return finish(decision.reply);
       case "buffered":
         logger.debug({ ...context, reason: decision.reason }, "buffered group message as context");
-        return;
+        return finish();
       case "echo":
         logger.debug(context, "skipped a repeated batch (echo suppression)");
-        return;
+        return finish();
       case "run":
         await turns.run({
           entry,
@@ -132,6 +164,8 @@ export class InboundRouter {
           mentioned: decision.mentioned,
           ...(decision.intro ? { intro: decision.intro } : {}),
           signal,
+          inboxId,
+          ...(fence ? { fence } : {}),
         });
     }
   }
@@ -152,25 +186,19 @@ export class InboundRouter {
     return known?.fromBot === true ? { ...event, replyTo: { ...reply, fromBot: true } } : event;
   }
 
-  async #reply(entry: ChannelEntry, event: InboundMessageEvent, text: string): Promise<void> {
+  /** A reply of the gateway itself (a command's answer, a pairing code) as an outbox row. */
+  #draft(entry: ChannelEntry, event: InboundMessageEvent, text: string): ReplyDraft {
     const conversation = event.conversation;
-    try {
-      await this.options.tools.execute(
-        {
-          action: "send",
-          text,
-          ...(conversation.kind === "group" ? { replyTo: event.ref.messageId } : {}),
-        },
-        {
-          channel: entry.plugin.id,
-          accountId: entry.accountId,
-          conversation: { id: conversation.id, ...(conversation.threadId ? { threadId: conversation.threadId } : {}) },
-          message: event.ref,
-        },
-      );
-    } catch (error) {
-      this.options.logger.warn({ err: (error as Error).message }, "could not send a reply");
-    }
+    return {
+      text,
+      scope: {
+        channel: entry.plugin.id,
+        accountId: entry.accountId,
+        conversation: { id: conversation.id, ...(conversation.threadId ? { threadId: conversation.threadId } : {}) },
+        message: event.ref,
+      },
+      ...(conversation.kind === "group" ? { replyTo: event.ref.messageId } : {}),
+    };
   }
 
   #sessionKey(entry: ChannelEntry, event: InboundMessageEvent, agent: ResolvedAgent): string {

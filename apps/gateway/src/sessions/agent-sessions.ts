@@ -1,4 +1,5 @@
 import { sessionsDir } from "../home.js";
+import type { StateStore } from "../state/index.js";
 import { SessionStore } from "./store.js";
 import { TranscriptStore } from "./transcript.js";
 
@@ -8,24 +9,32 @@ export interface AgentSessions {
   transcripts: TranscriptStore;
 }
 
-/** Each agent's sessions (`<home>/agents/<id>/sessions`), opened once on first use. */
+/** Each agent's sessions (on the state layer; the mirror in `<home>/agents/<id>/sessions`), opened once on first use. */
 export class OpenedSessions {
   readonly #opened = new Map<string, Promise<AgentSessions>>();
+  readonly #transcripts: TranscriptStore;
 
-  constructor(private readonly home: string) {}
+  constructor(
+    private readonly home: string,
+    private readonly state: StateStore,
+  ) {
+    this.#transcripts = new TranscriptStore(state);
+  }
 
   /** The agent's sessions, opening them on first use (a function value: pass it as `sessionsOf`). */
   readonly of = (agentId: string): Promise<AgentSessions> => {
     let entry = this.#opened.get(agentId);
     if (!entry) {
-      const dir = sessionsDir(this.home, agentId);
-      entry = SessionStore.open(dir).then((store) => ({ store, transcripts: new TranscriptStore(dir) }));
+      entry = SessionStore.open(this.state, agentId, sessionsDir(this.home, agentId)).then((store) => ({
+        store,
+        transcripts: this.#transcripts,
+      }));
       this.#opened.set(agentId, entry);
     }
     return entry;
   };
 
-  /** Writes every opened store to disk. */
+  /** Commits every opened store and writes its mirror. */
   async flush(): Promise<void> {
     for (const pending of this.#opened.values()) await (await pending).store.flush();
   }

@@ -57,7 +57,7 @@ export function sessionEntryProblem(value: unknown): string | undefined {
 }
 
 /** The entry as this gateway reads it (settings of the wrong kind dropped), or what is wrong with it. */
-function checkEntry(value: unknown): { entry: SessionEntry } | { problem: string } {
+export function checkEntry(value: unknown): { entry: SessionEntry } | { problem: string } {
   const result = sessionEntrySchema.safeParse(value);
   if (result.success) return { entry: result.data as SessionEntry };
   return {

@@ -9,6 +9,7 @@ export {
   sessionEntryProblem,
 } from "./entry.js";
 export { type DmScope, type ParsedSessionKey, parseSessionKey, type SessionKeyInput, sessionKeyFor } from "./keys.js";
+export { SessionsMirror } from "./mirror.js";
 export { type DrainResult, TurnQueue, type TurnQueueOptions } from "./queue.js";
 export {
   ACTIVATION_MODES,
@@ -19,7 +20,7 @@ export {
   type ThinkLevel,
   withSettings,
 } from "./settings.js";
-export { type SessionInit, type SessionPatch, SessionStore, type SessionStoreOptions } from "./store.js";
+export { rowOf, type SessionInit, type SessionPatch, SessionStore, type SessionStoreOptions } from "./store.js";
 export { type ReadTranscriptOptions, TranscriptStore } from "./transcript.js";
 export {
   parseTranscriptLine,

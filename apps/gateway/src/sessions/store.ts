@@ -1,22 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import {
-  CoalescedWriter,
-  CorruptFileError,
-  defaultStateWarning,
-  readJsonFile,
-  type StateWarningHandler,
-  setCorruptFileAside,
-  writeFileAtomic,
-} from "@chorus/channel-kit/state";
+import { defaultStateWarning, type StateWarningHandler } from "@chorus/channel-kit/state";
 import { ChorusError } from "@chorus/core";
-import {
-  assertSessionEntry,
-  readSessionsFile,
-  SESSIONS_FILE_VERSION,
-  type SessionEntry,
-  type SessionsFile,
-} from "./entry.js";
+import type { SessionRow, Sql, StateStore } from "../state/index.js";
+import { assertSessionEntry, checkEntry, type SessionEntry } from "./entry.js";
+import { SessionsMirror } from "./mirror.js";
 import { type SessionSettings, withSettings } from "./settings.js";
 
 /** What `ensure` needs to create a session; the rest is generated (settings start empty). */
@@ -38,63 +26,56 @@ export interface SessionStoreOptions {
 }
 
 /**
- * The sessions of one agent, in `<dir>/sessions.json` (DESIGN §4): read once at open, kept in
- * memory, written atomically; updates made in the same tick are saved by one write.
+ * The sessions of one agent (DESIGN §4) on the state layer: read once at open, kept in memory,
+ * each change written as that one row (never the whole store) — in the turn's own transaction
+ * when a turn commits (`takeChanges`), else in the next tick. `<dir>/sessions.json` mirrors them
+ * (`mirror.ts`).
  */
 export class SessionStore {
-  /** Problems found while opening (a corrupt file set aside, invalid entries dropped). */
+  /** Problems found while opening (invalid entries skipped). */
   readonly warnings: readonly string[];
+  /** The `sessions.json` mirror. */
   readonly file: string;
   private readonly sessions: Map<string, SessionEntry>;
-  private readonly writer: CoalescedWriter;
+  private readonly dirty = new Set<string>();
+  private readonly deleted = new Set<string>();
+  private writing: Promise<void> | undefined;
+  private readonly mirror: SessionsMirror;
   private readonly now: () => Date;
+  private readonly warn: StateWarningHandler;
 
   private constructor(
-    file: string,
+    private readonly state: StateStore,
+    readonly agentId: string,
+    dir: string,
     sessions: Map<string, SessionEntry>,
     warnings: string[],
     options: SessionStoreOptions,
   ) {
-    this.file = file;
+    this.file = join(dir, "sessions.json");
     this.sessions = sessions;
     this.warnings = warnings;
     this.now = options.now ?? (() => new Date());
-    const warn = options.onWarning ?? defaultStateWarning;
-    this.writer = new CoalescedWriter(
-      () => writeFileAtomic(this.file, this.serialize()),
-      (error) => warn(`could not save sessions to ${this.file}`, error),
-    );
+    this.warn = options.onWarning ?? defaultStateWarning;
+    this.mirror = new SessionsMirror(this.file, () => this.sessions.values(), this.warn);
   }
 
-  /** Opens `<dir>/sessions.json`; a missing file is an empty store, a corrupt one is set aside with a warning. */
-  static async open(dir: string, options: SessionStoreOptions = {}): Promise<SessionStore> {
-    const file = join(dir, "sessions.json");
+  /** Opens one agent's sessions from the state layer; `dir` is where the `sessions.json` mirror goes. */
+  static async open(
+    state: StateStore,
+    agentId: string,
+    dir: string,
+    options: SessionStoreOptions = {},
+  ): Promise<SessionStore> {
     const warnings: string[] = [];
-    const now = options.now ?? (() => new Date());
-    let raw: unknown;
-    try {
-      raw = await readJsonFile<unknown>(file);
-    } catch (error) {
-      if (!(error instanceof CorruptFileError)) throw error;
-      const aside = await setCorruptFileAside(file, { now: now() });
-      warnings.push(`${error.message}; moved it to ${aside} and started with no sessions`);
-    }
     const sessions = new Map<string, SessionEntry>();
-    if (raw !== undefined) {
-      const read = readSessionsFile(file, raw);
-      if (read.fatal !== undefined) {
-        const aside = await setCorruptFileAside(file, { now: now() });
-        warnings.push(`${read.fatal}; moved it to ${aside} and started with no sessions`);
-      } else {
-        for (const entry of read.entries) sessions.set(entry.key, freeze(entry));
-        if (read.problems.length > 0) {
-          const copy = await setCorruptFileAside(file, { keepOriginal: true, now: now() });
-          warnings.push(`${file}: dropped invalid sessions (${read.problems.join("; ")}); original kept at ${copy}`);
-        }
-      }
+    for (const raw of await state.sessions.ofAgent(agentId)) {
+      const checked = checkEntry(raw);
+      if ("entry" in checked) sessions.set(checked.entry.key, freeze(checked.entry));
+      else warnings.push(`session ${String(raw.key)} in the state database was skipped: ${checked.problem}`);
     }
     for (const warning of warnings) (options.onWarning ?? defaultStateWarning)(warning);
-    return new SessionStore(file, sessions, warnings, options);
+    return new SessionStore(state, agentId, dir, sessions, warnings, options);
   }
 
   /** Number of sessions. */
@@ -177,19 +158,91 @@ export class SessionStore {
   /** Forgets a session; true when there was one. */
   delete(key: string): boolean {
     const existed = this.sessions.delete(key);
-    if (existed) this.writer.changed();
+    if (existed) {
+      this.dirty.delete(key);
+      this.deleted.add(key);
+      this.schedule();
+    }
     return existed;
   }
 
-  /** Resolves when every change made so far is on disk. */
-  flush(): Promise<void> {
-    return this.writer.flush();
+  /** Resolves when every change made so far is committed (and the mirror written). */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.dirty.size > 0 || this.deleted.size > 0) await this.write();
+    await this.mirror.flush();
+  }
+
+  /**
+   * The session's change not yet written, taken out of the background write: the caller commits
+   * it in its own transaction (a turn's result, a command's reply).
+   */
+  takeChanges(key: string): SessionRow[] {
+    if (!this.dirty.delete(key)) return [];
+    const entry = this.sessions.get(key);
+    return entry ? [rowOf(entry)] : [];
+  }
+
+  /** What `update` would make of the session, without changing it (committed by the caller, then `committed`). */
+  preview(key: string, patch: SessionPatch): SessionEntry {
+    const current = this.require(key);
+    const next = { ...current, ...patch, updatedAt: patch.updatedAt ?? this.now().toISOString() };
+    assertSessionEntry(next);
+    return next;
+  }
+
+  /** An entry the caller committed itself: kept in memory, mirrored, not written again. */
+  committed(entry: SessionEntry): SessionEntry {
+    const frozen = freeze({ ...entry });
+    this.sessions.set(entry.key, frozen);
+    this.mirror.changed();
+    return frozen;
+  }
+
+  /** Reads one session again from the database (another gateway may have changed it). */
+  async refresh(key: string): Promise<void> {
+    if (this.dirty.has(key)) return;
+    const raw = await this.state.sessions.get(key);
+    const checked = raw && checkEntry(raw);
+    if (checked && "entry" in checked) this.sessions.set(key, freeze(checked.entry));
+  }
+
+  private schedule(): void {
+    this.mirror.changed();
+    // A failed background write is reported (warn) and kept dirty: the next write or flush tries again.
+    this.writing ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.write())
+      .catch(() => undefined);
+  }
+
+  private async write(): Promise<void> {
+    const keys = [...this.dirty];
+    const gone = [...this.deleted];
+    this.dirty.clear();
+    this.deleted.clear();
+    const rows = keys.flatMap((key) => {
+      const entry = this.sessions.get(key);
+      return entry ? [rowOf(entry)] : [];
+    });
+    try {
+      await this.state.db.tx(async (sql: Sql) => {
+        await this.state.sessions.save(sql, rows, Date.now());
+        await this.state.sessions.delete(sql, gone);
+      });
+    } catch (error) {
+      for (const key of keys) this.dirty.add(key);
+      for (const key of gone) this.deleted.add(key);
+      this.warn("could not save sessions to the state database", error);
+      throw error;
+    } finally {
+      this.writing = undefined;
+    }
   }
 
   private require(key: string): SessionEntry {
     const current = this.sessions.get(key);
     if (!current) {
-      throw new ChorusError("E_INVALID_INPUT", `no session "${key}" in ${this.file}`, {
+      throw new ChorusError("E_INVALID_INPUT", `no session "${key}" of agent ${this.agentId}`, {
         hint: "create it with ensure() first",
       });
     }
@@ -200,14 +253,16 @@ export class SessionStore {
     assertSessionEntry(entry);
     const frozen = freeze(entry);
     this.sessions.set(entry.key, frozen);
-    this.writer.changed();
+    this.deleted.delete(entry.key);
+    this.dirty.add(entry.key);
+    this.schedule();
     return frozen;
   }
+}
 
-  private serialize(): string {
-    const file: SessionsFile = { version: SESSIONS_FILE_VERSION, sessions: Object.fromEntries(this.sessions) };
-    return `${JSON.stringify(file)}\n`;
-  }
+/** A session entry as the state layer keeps it. */
+export function rowOf(entry: SessionEntry): SessionRow {
+  return { key: entry.key, agentId: entry.agentId, entry: entry as unknown as Record<string, unknown> };
 }
 
 /** Entries are shared, never copied: freezing them makes a change outside `update` fail loudly. */

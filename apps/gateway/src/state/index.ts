@@ -1,9 +1,11 @@
-export { ChannelStores } from "./channel-stores.js";
-export { EventDeduper } from "./dedupe.js";
-export {
-  type ConversationRefsFile,
-  conversationRefsPath,
-  MessageIndex,
-  type MessageIndexOptions,
-  type MessageLookup,
-} from "./message-index.js";
+export { DbChannelStore, storeScope } from "./channel-store.js";
+export type { InboxInsert, InboxRow } from "./inbox-table.js";
+export type { Lease } from "./leases-table.js";
+export { MessageIndex, type MessageIndexOptions } from "./message-index.js";
+export type { OutboxInsert, OutboxRow } from "./outbox-table.js";
+export type { MessageLookup } from "./refs-table.js";
+export type { SessionRow } from "./sessions-table.js";
+export { redactUrl } from "./sql/postgres-db.js";
+export type { Sql, SqlDb } from "./sql/sql.js";
+export { type OpenStateOptions, type StateConfig, StateStore, sqliteFile } from "./state-store.js";
+export type { StoredTranscriptEntry } from "./transcripts-table.js";

@@ -35,6 +35,8 @@ export interface FakeOpenAIOptions {
   models?: string[];
   /** The answer when the script is empty; default `ok`. */
   defaultText?: string;
+  /** Called as a chat request arrives, before it is answered (a crash test kills its client here). */
+  onRequest?(request: FakeChatRequest): void;
 }
 
 /** A stateful fake OpenAI-compatible server on 127.0.0.1, scripted reply by reply. */
@@ -97,6 +99,7 @@ export async function createFakeOpenAI(options: FakeOpenAIOptions = {}): Promise
       return { status: 400, json: openAIError(problems.join("; "), "invalid_request_error") };
     }
     const request = body as FakeChatRequest;
+    options.onRequest?.(request);
     serial += 1;
     return answer(request, queue.shift() ?? { text: defaultText }, serial);
   });

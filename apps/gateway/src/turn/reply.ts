@@ -1,7 +1,4 @@
-import { type Conversation, toChorusError } from "@chorus/core";
-import type { Logger } from "pino";
-import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
-import type { TurnTrigger } from "./run.js";
+import { toChorusError } from "@chorus/core";
 
 export { withoutModelAddress } from "../agent/failures.js";
 
@@ -11,31 +8,4 @@ export { withoutModelAddress } from "../agent/failures.js";
  */
 export function failureNotice(agentName: string): string {
   return `⚠️ ${agentName} could not answer right now. Please try again in a moment.`;
-}
-
-/**
- * Sends the turn's reply into its conversation (in a group, as a reply to the triggering
- * message); returns the sent message's id, or `undefined` when sending failed (logged).
- */
-export async function sendReply(
-  tools: MessageToolCalls,
-  reply: string,
-  where: { conversation: Conversation; trigger: TurnTrigger | undefined; scope: TurnScope },
-  log: { logger: Pick<Logger, "warn">; sessionKey: string },
-): Promise<string | undefined> {
-  const { conversation, trigger, scope } = where;
-  try {
-    const sent = await tools.execute(
-      {
-        action: "send",
-        text: reply,
-        ...(conversation.kind === "group" && trigger ? { replyTo: trigger.ref.messageId } : {}),
-      },
-      scope,
-    );
-    return sent.action === "send" ? sent.messageId : undefined;
-  } catch (error) {
-    log.logger.warn({ sessionKey: log.sessionKey, err: toChorusError(error).message }, "could not send the reply");
-    return undefined;
-  }
 }

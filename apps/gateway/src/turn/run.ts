@@ -16,11 +16,14 @@ import type { GatewayConfig } from "../config/schema.js";
 import { isSilent } from "../no-reply.js";
 import type { AgentSessions } from "../sessions/agent-sessions.js";
 import type { SessionInit } from "../sessions/store.js";
+import { rowOf } from "../sessions/store.js";
+import type { Sql } from "../state/index.js";
 import { TurnReactions } from "../turn-reactions/turn.js";
+import type { TurnCommitter } from "./commit.js";
 import { turnSystemPrompt } from "./prompt.js";
-import { failureNotice, sendReply } from "./reply.js";
+import { failureNotice } from "./reply.js";
 import { bindMessageTool, MessageToolDefinitions } from "./tool-binding.js";
-import { commitTurn, readHistory } from "./transcript.js";
+import { readHistory, recordTurn } from "./transcript.js";
 import { TurnTyping, typingModeFor } from "./typing.js";
 import { announceToolCalls } from "./verbose.js";
 
@@ -28,6 +31,8 @@ export interface TurnRunnerOptions {
   config: GatewayConfig;
   sessionsOf(agentId: string): Promise<AgentSessions>;
   tools: MessageToolCalls;
+  /** Commits a turn's result with its inbox row, then sends the reply from the outbox. */
+  committer: TurnCommitter;
   /** Notes for a session's next turn (reaction notifications). */
   systemEvents: { drain(sessionKey: string): string[] };
   /** The last model failure per agent, for the owner's `/status`. */
@@ -56,12 +61,17 @@ export interface TurnRequest {
   /** The group introduction for the system prompt (first turn, after /activation). */
   intro?: string;
   signal: AbortSignal;
+  /** The inbox row this turn answers (absent for heartbeats): marked done in the turn's commit. */
+  inboxId?: number;
+  /** Runs first in the commit and may refuse it (a lost lease). */
+  fence?: (sql: Sql) => Promise<void>;
 }
 
 /**
  * Runs one agent turn, in order: the session's history, the system prompt, the turn's reactions
- * and typing, the model with the `message` tool, the reply (or silence), then the commit to the
- * transcript. Each policy lives in its own file of `turn/` (see the gateway README).
+ * and typing, the model with the `message` tool; then one commit (transcript, session, the reply
+ * as an outbox row, the inbox row done) and the reply sent from the outbox. Each policy lives in
+ * its own file of `turn/` (see the gateway README).
  */
 export class TurnRunner {
   readonly #definitions = new MessageToolDefinitions();
@@ -151,25 +161,46 @@ export class TurnRunner {
     }
     if (!failed) this.options.failures?.clear(agent.id);
 
-    const silent = isSilent(reply);
-    let replyId: string | undefined;
-    if (!silent) {
-      await typing.beforeReply();
-      if (session.settings.verbose === true) await announceToolCalls(tools, result, scope);
-      replyId = await sendReply(tools, reply, { conversation, trigger, scope }, { logger, sessionKey });
+    // A shutdown that gave up waiting: nothing is committed, the message is handled again after the restart.
+    if (request.signal.aborted) {
+      await typing.end();
+      await reactions?.end("error");
+      throw request.signal.reason ?? new Error("the turn was aborted");
     }
-    await typing.end();
-    await reactions?.end(failed ? "error" : silent ? "noreply" : "done");
-    await commitTurn({
+    const silent = isSilent(reply);
+    const record = recordTurn({
       store,
-      transcripts,
       session,
       userText: request.userText,
       trigger,
       result,
       reply,
-      replyId,
       introduced: request.intro !== undefined,
     });
+    if (!silent && session.settings.verbose === true) await announceToolCalls(tools, result, scope);
+    const outbox = await this.options.committer.commit({
+      sessionKey,
+      ...(request.inboxId !== undefined ? { inboxId: request.inboxId } : {}),
+      transcript: { sessionId: session.sessionId, entries: record.entries },
+      sessions: [rowOf(record.session)],
+      replies: silent
+        ? []
+        : [
+            {
+              text: reply,
+              scope,
+              ...(conversation.kind === "group" && trigger ? { replyTo: trigger.ref.messageId } : {}),
+              entryIndex: record.entries.length - 1,
+            },
+          ],
+      ...(request.fence ? { fence: request.fence } : {}),
+    });
+    store.committed(record.session);
+    if (outbox.length > 0) {
+      await typing.beforeReply();
+      await this.options.committer.deliver(outbox);
+    }
+    await typing.end();
+    await reactions?.end(failed ? "error" : silent ? "noreply" : "done");
   }
 }

@@ -1,6 +1,7 @@
 import type { ChatMessage, TurnResult } from "../agent/types.js";
 import { INTRODUCED } from "../groups/intro.js";
 import type { SessionEntry } from "../sessions/entry.js";
+import { withSettings } from "../sessions/settings.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { TranscriptStore } from "../sessions/transcript.js";
 import type { TranscriptEntry } from "../sessions/transcript-entry.js";
@@ -30,7 +31,6 @@ export async function readHistory(
 /** One finished turn, as it is committed. */
 export interface FinishedTurn {
   store: SessionStore;
-  transcripts: TranscriptStore;
   session: SessionEntry;
   /** What the model got as the user message. */
   userText: string;
@@ -38,17 +38,22 @@ export interface FinishedTurn {
   result: TurnResult | undefined;
   /** The reply (or the failure notice, or the silent answer). */
   reply: string;
-  /** The id of the reply message, when one was sent. */
-  replyId: string | undefined;
   /** The turn carried the group introduction: the session has it from now on. */
   introduced: boolean;
 }
 
+/** What a turn commits: its transcript entries (the reply last) and the session as it is after it. */
+export interface TurnRecord {
+  entries: TranscriptEntry[];
+  session: SessionEntry;
+}
+
 /**
- * Commits a turn: its user message, tool calls and reply are appended to the transcript, the
- * session's turn count goes up, and the group intro state is recorded; then `sessions.json` is flushed.
+ * A finished turn as it is committed: its user message, tool calls and reply as transcript
+ * entries (the reply's `messageId` is filled in once it was sent), the session's turn count one
+ * up, and the group intro state recorded.
  */
-export async function commitTurn(turn: FinishedTurn): Promise<void> {
+export function recordTurn(turn: FinishedTurn): TurnRecord {
   const { store, session, trigger } = turn;
   const at = new Date().toISOString();
   const turnId = `${Date.now().toString(36)}-${trigger?.ref.messageId ?? "heartbeat"}`;
@@ -72,10 +77,10 @@ export async function commitTurn(turn: FinishedTurn): Promise<void> {
         turnId,
       }),
     ),
-    { at, role: "assistant", content: turn.reply, turnId, ...(turn.replyId ? { messageId: turn.replyId } : {}) },
+    { at, role: "assistant", content: turn.reply, turnId },
   ];
-  await turn.transcripts.append(session.sessionId, entries);
-  if (turn.introduced) store.changeSettings(session.key, INTRODUCED);
-  store.update(session.key, (current) => ({ turns: current.turns + 1, updatedAt: at }));
-  await store.flush();
+  const current = store.get(session.key) ?? session;
+  const settings = turn.introduced ? withSettings(current.settings, INTRODUCED) : current.settings;
+  const next = { ...store.preview(session.key, { turns: current.turns + 1, updatedAt: at }), settings };
+  return { entries, session: next };
 }

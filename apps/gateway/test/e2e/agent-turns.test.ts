@@ -4,6 +4,7 @@ import { eventually } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { createModelWorld, type ModelWorld } from "../support/memory-setup.js";
+import { readTranscriptFromState } from "../support/state-db.js";
 
 const SESSIONS = (home: string) => join(home, "agents", "main", "sessions");
 
@@ -80,11 +81,13 @@ describe.each([
       title: "Family",
       turns: 1,
     });
-    const transcript = (await readFile(join(SESSIONS(gateway.home), `${entry.sessionId}.jsonl`), "utf8"))
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-    expect(transcript.map((e: { role: string }) => e.role)).toEqual(["user", "tool", "assistant"]);
+    // The reply's id is filled in once it was sent, just after the turn's commit.
+    const transcript = await eventually(() => {
+      const entries = readTranscriptFromState(gateway?.home as string, entry.sessionId);
+      expect(entries.at(-1)?.messageId).toBeDefined();
+      return entries;
+    });
+    expect(transcript.map((e) => e.role)).toEqual(["user", "tool", "assistant"]);
     expect(transcript[0]).toMatchObject({
       content: "Ann: Chorus, dinner at 7?\n[from: Ann (+4915100000001)]",
       messageId: trigger.id,

@@ -4,9 +4,9 @@ import {
   readSessionsFile,
   type SessionEntry,
   type TranscriptEntry,
-  TranscriptStore,
   transcriptEntryProblem,
 } from "../../src/sessions/index.js";
+import { readTranscriptFromState } from "./state-db.js";
 
 /** `<home>/agents/<agentId>/sessions`. */
 export const sessionsDirOf = (home: string, agentId = "main") => join(home, "agents", agentId, "sessions");
@@ -41,32 +41,22 @@ export interface TranscriptTurn {
 }
 
 /**
- * A transcript as the file holds it: every line but the last must be a valid entry (a crash may
- * tear only the last, unterminated line); returns the complete turns and whether the tail was torn.
+ * A transcript as the state database holds it: every entry must be valid; returns the complete
+ * turns (a turn is committed whole, in one transaction, so there is never half of one).
  */
 export async function readTranscriptOnDisk(
   home: string,
   sessionId: string,
-  agentId = "main",
 ): Promise<{ turns: TranscriptTurn[]; tornTail: boolean }> {
-  const store = new TranscriptStore(sessionsDirOf(home, agentId));
-  const text = await readFile(store.pathOf(sessionId), "utf8");
-  const lines = text.split("\n");
-  const last = lines.pop() as string;
-  const entries = lines.map((line, index) => {
-    const entry = JSON.parse(line) as TranscriptEntry;
+  const entries = readTranscriptFromState(home, sessionId) as unknown as TranscriptEntry[];
+  for (const [index, entry] of entries.entries()) {
     const problem = transcriptEntryProblem(entry);
-    if (problem !== undefined) throw new Error(`${store.pathOf(sessionId)} line ${index + 1}: ${problem}`);
-    return entry;
-  });
-  // The store's own reader must agree: it skips only a torn last line.
-  const read = await store.read(sessionId);
-  if (read.length !== entries.length)
-    throw new Error(`TranscriptStore.read gave ${read.length} entries, the file ${entries.length}`);
+    if (problem !== undefined) throw new Error(`transcript ${sessionId} entry ${index + 1}: ${problem}`);
+  }
   const turns: TranscriptTurn[] = [];
   for (const user of entries.filter((e) => e.role === "user")) {
     const assistant = entries.find((e) => e.role === "assistant" && e.turnId === user.turnId);
     if (assistant && user.turnId !== undefined) turns.push({ turnId: user.turnId, user, assistant });
   }
-  return { turns, tornTail: last !== "" };
+  return { turns, tornTail: false };
 }

@@ -10,6 +10,7 @@ import {
 import { expect } from "vitest";
 import { createFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from "../../src/testing/index.js";
 import { FIXTURES, type GatewayProcess } from "./gateway-process.js";
+import { readTranscriptFromState } from "./state-db.js";
 
 export const ANN: WireUser = { id: "ann", name: "Ann", phone: "+4915100000001" };
 export const BOB: WireUser = { id: "bob", name: "Bob", phone: "+4915100000002" };
@@ -180,11 +181,7 @@ export async function sessionAfter(home: string, key: string, turns: number): Pr
 
 /** The transcript lines of a session. */
 export async function readTranscript(home: string, sessionId: string): Promise<Record<string, unknown>[]> {
-  const text = await readFile(join(home, "agents", "main", "sessions", `${sessionId}.jsonl`), "utf8");
-  return text
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return readTranscriptFromState(home, sessionId);
 }
 
 /** Waits for `count` JSON log lines (`--verbose`) with this `msg` whose fields include `fields`. */

@@ -6,7 +6,12 @@ import { type FakeUpdateFeed, fail, ok } from "./fake-updates.js";
 /** The parameters of one Bot API call (JSON body or query string). */
 export type Params = Record<string, unknown>;
 /** One Bot API method of the fake. */
-export type FakeMethod = (params: Params) => FakeResponse | Promise<FakeResponse>;
+/** The HTTP connection a call came on: whether the client still holds it open. */
+export interface FakeConnection {
+  alive(): boolean;
+}
+
+export type FakeMethod = (params: Params, connection: FakeConnection) => FakeResponse | Promise<FakeResponse>;
 
 const CHAT_ACTIONS = [
   "typing",
@@ -60,7 +65,7 @@ export function fakeMethods(state: FakeTelegramState, feed: FakeUpdateFeed, bot:
     },
     getWebhookInfo: () =>
       ok({ url: feed.webhook?.url ?? "", has_custom_certificate: false, pending_update_count: state.pending.length }),
-    getUpdates: (p) => feed.poll(p),
+    getUpdates: (p, connection) => feed.poll(p, connection),
     getChat: (p) => {
       const chat = state.chat(Number(p.chat_id));
       if (!chat) return fail(400, "Bad Request: chat not found");
@@ -87,13 +92,13 @@ export function fakeMethods(state: FakeTelegramState, feed: FakeUpdateFeed, bot:
         return fail(400, "Bad Request: message to be replied not found");
       }
       const found = replyTo !== undefined && state.message(chat.id, replyTo) ? replyTo : undefined;
-      return ok(
-        state.postMessage(chat.id, sender, {
-          text,
-          ...(found !== undefined ? { replyTo: found } : {}),
-          ...(threadId !== undefined && chat.is_forum ? { threadId } : {}),
-        }),
-      );
+      const sent = state.postMessage(chat.id, sender, {
+        text,
+        ...(found !== undefined ? { replyTo: found } : {}),
+        ...(threadId !== undefined && chat.is_forum ? { threadId } : {}),
+      });
+      state.hooks.botMessage?.(sent);
+      return ok(sent);
     },
     sendChatAction: (p) => {
       const chat = chatOf(p);

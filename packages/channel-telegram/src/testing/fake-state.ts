@@ -39,7 +39,21 @@ export interface UserMessageInput {
 export type UpdateBody = Partial<Record<Exclude<keyof Update, "update_id">, unknown>>;
 
 /** Everything the fake Bot API holds, and the rules that change it. */
+/**
+ * Observers a test can set to act at an exact moment (kill a client right after updates left,
+ * or right after a message of the bot was stored and before its answer went out). Called
+ * synchronously, before the answer is written.
+ */
+export interface FakeTelegramHooks {
+  /** Updates are about to go out in a `getUpdates` answer. */
+  delivered?(updates: readonly Update[]): void;
+  /** The bot's message was stored (`sendMessage`), its answer not yet sent. */
+  botMessage?(message: Message): void;
+}
+
 export class FakeTelegramState {
+  /** See `FakeTelegramHooks`. */
+  readonly hooks: FakeTelegramHooks = {};
   readonly chats = new Map<number, FakeChat>();
   /** `<chatId>:<messageId>` → message. */
   readonly messages = new Map<string, Message>();

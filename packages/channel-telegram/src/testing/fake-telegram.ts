@@ -22,6 +22,8 @@ export interface FakeTelegram {
   readonly webhook: FakeWebhook | undefined;
   /** The last `allowed_updates` the bot asked for (getUpdates or setWebhook). */
   readonly allowedUpdates: readonly string[] | undefined;
+  /** `getUpdates` calls answered 409 because another long poll was open (two pollers at once). */
+  readonly pollConflicts: number;
   start(): Promise<string>;
   close(): Promise<void>;
   /** The `channels.telegram` block pointing the plugin at this fake. */
@@ -79,7 +81,8 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
     const method = methods[ctx.params.method ?? ""];
     if (!method) return fail(404, "Not Found");
     const params = (ctx.rawBody.length > 0 ? ctx.json<Params>() : Object.fromEntries(ctx.query)) ?? {};
-    return method(params);
+    const socket = ctx.request.socket;
+    return method(params, { alive: () => !socket.destroyed && socket.readable });
   });
 
   const userSends = (input: UserMessageInput): Message => {
@@ -103,6 +106,9 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
     },
     get webhook() {
       return feed.webhook;
+    },
+    get pollConflicts() {
+      return feed.conflicts;
     },
     get allowedUpdates() {
       return feed.allowedUpdates;

@@ -27,6 +27,7 @@ interface Waiter {
   resolve(response: FakeResponse): void;
   timer: NodeJS.Timeout;
   offset: number;
+  connection?: { alive(): boolean };
 }
 
 /** How updates leave the fake: long-polled `getUpdates` with offsets, or pushed to a webhook. */
@@ -37,22 +38,36 @@ export class FakeUpdateFeed {
   #waiters: Waiter[] = [];
   /** Updates to hand out again whatever the offset says (a confirmation that got lost). */
   #again: Update[] = [];
+  /** `getUpdates` calls refused with 409 because another long poll was open on a live connection. */
+  conflicts = 0;
 
   constructor(private readonly state: FakeTelegramState) {}
 
   /** `getUpdates`: confirms below `offset`, answers at once when there is news, else waits up to `timeout` s. */
-  poll(params: Record<string, unknown>): FakeResponse | Promise<FakeResponse> {
+  poll(params: Record<string, unknown>, connection?: { alive(): boolean }): FakeResponse | Promise<FakeResponse> {
     if (this.webhook) return fail(409, CONFLICT_WEBHOOK);
+    // A long poll of a client that went away (killed, aborted) no longer counts.
+    for (const old of this.#waiters) if (old.connection && !old.connection.alive()) this.#settle(old, ok([]));
+    // Two pollers at once: the second is refused, as Telegram does, and counted.
+    if (connection && this.#waiters.some((w) => w.connection !== undefined)) {
+      this.conflicts++;
+      return fail(409, CONFLICT_POLL);
+    }
     const offset = typeof params.offset === "number" ? params.offset : 0;
     if (offset > 0) this.state.confirm(offset);
     if (Array.isArray(params.allowed_updates)) this.allowedUpdates = params.allowed_updates.map(String);
-    // Only one long poll at a time: a newer one ends the older one, like Telegram does.
+    // Only one long poll at a time: a newer one from no known connection ends the older one.
     for (const old of this.#waiters) this.#settle(old, fail(409, CONFLICT_POLL));
     const updates = this.#take(offset);
     const timeout = typeof params.timeout === "number" ? params.timeout : 0;
     if (updates.length > 0 || timeout === 0) return ok(params.limit === 1 ? updates.slice(0, 1) : updates);
     return new Promise<FakeResponse>((resolve) => {
-      const waiter: Waiter = { resolve, offset, timer: setTimeout(() => this.#settle(waiter, ok([])), timeout * 1000) };
+      const waiter: Waiter = {
+        resolve,
+        offset,
+        timer: setTimeout(() => this.#settle(waiter, ok([])), timeout * 1000),
+        ...(connection ? { connection } : {}),
+      };
       this.#waiters.push(waiter);
     });
   }
@@ -133,7 +148,9 @@ export class FakeUpdateFeed {
   /** What a poll with `offset` gets: updates to repeat, then the unconfirmed ones from `offset` on. */
   #take(offset: number): Update[] {
     const again = this.#again.splice(0);
-    return [...again, ...this.#deliverable(offset).filter((u) => !again.includes(u))];
+    const updates = [...again, ...this.#deliverable(offset).filter((u) => !again.includes(u))];
+    if (updates.length > 0) this.state.hooks.delivered?.(updates);
+    return updates;
   }
 
   #deliverable(offset: number): Update[] {

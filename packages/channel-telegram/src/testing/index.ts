@@ -3,9 +3,10 @@
  * end-to-end tests and other authors can drive the real grammY client against it.
  */
 
-export { type FakeMethod, fakeMethods } from "./fake-methods.js";
+export { type FakeConnection, type FakeMethod, fakeMethods } from "./fake-methods.js";
 export {
   type FakeChat,
+  type FakeTelegramHooks,
   FakeTelegramState,
   mentionEntities,
   type UpdateBody,

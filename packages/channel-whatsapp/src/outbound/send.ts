@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   ChorusError,
   type ConversationAddress,
@@ -64,7 +65,11 @@ export class WhatsAppOutbound {
       const quoted = index === 0 && message.replyTo ? await this.#quoted(message.replyTo) : undefined;
       const expiration = this.deps.disappearing.of(jid);
       // The id is ours, so the ack can be awaited from before the stanza is written (and a repeat keeps it).
-      const messageId = generateMessageIDV2();
+      // A reply the gateway's outbox resends after a crash gets the same id (from its idempotency
+      // key): WhatsApp treats a message id seen before as the same message, so it is not shown twice.
+      const messageId = message.idempotencyKey
+        ? idempotentMessageId(message.idempotencyKey, index)
+        : generateMessageIDV2();
       const ack = this.deps.acks.expect(messageId, "message");
       let sent: WAMessage | undefined;
       try {
@@ -174,4 +179,9 @@ export function placeMentions(parts: readonly string[], mentions: readonly strin
     if (!shown) placed[0]?.push(jid);
   }
   return placed;
+}
+
+/** A message id of Baileys' shape (`3EB0` + 18 upper-case hex), the same for every attempt of one part of one reply. */
+export function idempotentMessageId(key: string, part: number): string {
+  return `3EB0${createHash("sha256").update(`${key}:${part}`).digest("hex").slice(0, 18).toUpperCase()}`;
 }

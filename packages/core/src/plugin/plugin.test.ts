@@ -116,7 +116,7 @@ describe("defineChannel", () => {
       stateDir: "/tmp/state",
       logger: silentLogger,
       signal: new AbortController().signal,
-      emit: () => {},
+      emit: async () => {},
       http: { route: () => {}, url: (path) => `http://127.0.0.1/hooks/example/${path}` },
     };
     const created = await plugin.create(ctx);

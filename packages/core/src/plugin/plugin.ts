@@ -47,8 +47,15 @@ export interface ChannelContext<TConfig> {
   readonly logger: Logger;
   /** Aborted when the instance is being stopped. */
   readonly signal: AbortSignal;
-  /** Hands an inbound event to the gateway. */
-  emit(event: InboundEvent): void;
+  /**
+   * Hands an inbound event to the gateway. The promise resolves once the host has committed the
+   * event durably (the gateway's inbox), so acknowledge the platform only after it: advance a
+   * poll offset, answer a webhook, ack a socket event. It rejects when the event could not be
+   * committed: do not acknowledge then, so the platform delivers it again. A plugin written
+   * before this was a promise, that ignores it, still works — it only loses the guarantee that
+   * an event acknowledged to the platform survives a crash.
+   */
+  emit(event: InboundEvent): Promise<void>;
   readonly http: {
     /** Registers a route under `/hooks/<channel>/…`; `path` is relative to that prefix. */
     route(method: HttpMethod, path: string, handler: HttpHandler): void;
@@ -64,6 +71,13 @@ export interface OutboundMessage {
   readonly replyTo?: MessageRef;
   /** Platform user ids to mention. */
   readonly mentions?: readonly string[];
+  /**
+   * The same key for every attempt to send this one message (the gateway's outbox resends a
+   * reply whose send a crash interrupted). A channel whose platform de-duplicates on a
+   * client-chosen key (Nextcloud `referenceId`, WhatsApp's message id, Slack's `client_msg_id`,
+   * Feishu's `uuid`) passes it on, so a resend is not a second message; others ignore it.
+   */
+  readonly idempotencyKey?: string;
 }
 
 export type ChannelState = "starting" | "running" | "degraded" | "stopped";
@@ -181,6 +195,14 @@ export interface ChannelPlugin<TConfig = unknown> {
   readonly secretKeys?: readonly string[];
   create(ctx: ChannelContext<TConfig>): ChannelInstance | Promise<ChannelInstance>;
   /**
+   * Whether an account with this config holds a connection to the platform (long polling, a
+   * gateway WebSocket, a linked device, an event stream) that must run in one place only: with
+   * several gateways on one database, such an account runs on exactly one of them at a time,
+   * under a lease. False for an account the platform reaches by webhooks only (it runs on every
+   * gateway). A pure function of the config; absent means true.
+   */
+  holdsConnection?(config: TConfig): boolean;
+  /**
    * Links an account interactively (QR code, pairing code) and persists its credentials in
    * `stateDir`; present on channels that log in as a device rather than with a token.
    */
@@ -224,6 +246,9 @@ export function channelPluginProblems(value: unknown): string[] {
   if (typeof plugin.create !== "function") problems.push("create must be a function");
   if (plugin.login !== undefined && typeof plugin.login !== "function") problems.push("login must be a function");
   if (plugin.probe !== undefined && typeof plugin.probe !== "function") problems.push("probe must be a function");
+  if (plugin.holdsConnection !== undefined && typeof plugin.holdsConnection !== "function") {
+    problems.push("holdsConnection must be a function");
+  }
   problems.push(...loginOptionProblems(plugin.loginOptions));
   if (
     plugin.secretKeys !== undefined &&

@@ -48,7 +48,14 @@ export async function handleRequest<TState>(
   const ctx = createContext(deps, request, { method, path, query: url.searchParams, raw: read.raw, body, found });
   const outcome = await decide(deps, ctx, found?.handler);
   const status = outcome.response?.status ?? (outcome.response ? 200 : 0);
-  const recorded: RecordedRequest = { ...base, rawBody: read.raw.toString("utf8"), body, status };
+  const recorded: RecordedRequest = {
+    ...base,
+    rawBody: read.raw.toString("utf8"),
+    body,
+    status,
+    answeredAt: Date.now(),
+    ...(request.socket.destroyed ? { clientGone: true } : {}),
+  };
   deps.log.record(outcome.fault === undefined ? recorded : { ...recorded, fault: outcome.fault });
   if (outcome.response) writeResponse(res, outcome.response);
   else if (outcome.fault === "reset") request.socket.destroy();

@@ -59,6 +59,10 @@ export interface RecordedRequest {
   status: number;
   /** Arrival time, `Date.now()` milliseconds. */
   at: number;
+  /** When the answer was decided (after any delay fault), `Date.now()` milliseconds: `[at, answeredAt]` is how long it was open. */
+  answeredAt?: number;
+  /** The client had gone (closed its connection) by the time of the answer. */
+  clientGone?: boolean;
   /** The fault that shaped the answer, if any. */
   fault?: FaultKind;
 }

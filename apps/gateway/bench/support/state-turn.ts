@@ -1,0 +1,150 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { MessageToolCalls } from "../../src/channels/message-tool.js";
+import { InboxWriter } from "../../src/runtime/inbox.js";
+import { rowOf, SessionStore } from "../../src/sessions/store.js";
+import { TranscriptStore } from "../../src/sessions/transcript.js";
+import type { StateStore } from "../../src/state/index.js";
+import { TurnCommitter } from "../../src/turn/commit.js";
+import { readHistory, recordTurn } from "../../src/turn/transcript.js";
+import { percentile } from "./stats.js";
+
+const KEY = (i: number) => `agent:main:telegram:group:-100${String(i).padStart(9, "0")}`;
+
+/** Fills the state with `count` sessions (each with a two-entry transcript), many rows per statement. */
+export async function fillSessions(state: StateStore, count: number): Promise<void> {
+  const at = new Date().toISOString();
+  const BATCH = 500;
+  for (let start = 0; start < count; start += BATCH) {
+    const sessions: unknown[] = [];
+    const transcripts: unknown[] = [];
+    for (let i = start; i < Math.min(count, start + BATCH); i++) {
+      const entry = {
+        key: KEY(i),
+        sessionId: `s-${i}`,
+        agentId: "main",
+        channel: "telegram",
+        accountId: "default",
+        conversationId: `-100${String(i).padStart(9, "0")}`,
+        chatType: "group",
+        title: `Group ${i}`,
+        createdAt: at,
+        updatedAt: at,
+        turns: 1,
+        settings: {},
+      };
+      sessions.push(entry.key, "main", JSON.stringify(entry), Date.now());
+      transcripts.push(
+        entry.sessionId,
+        JSON.stringify({ at, role: "user", content: `hello ${i}`, turnId: `t${i}` }),
+        entry.sessionId,
+        JSON.stringify({ at, role: "assistant", content: "hi", turnId: `t${i}` }),
+      );
+    }
+    const values = (rows: number, width: number) =>
+      Array.from(
+        { length: rows },
+        (_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(", ")})`,
+      ).join(", ");
+    await state.db.tx(async (sql) => {
+      await sql.run(
+        `INSERT INTO sessions (key, agent_id, entry, updated_at) VALUES ${values(sessions.length / 4, 4)}`,
+        sessions,
+      );
+      await sql.run(
+        `INSERT INTO transcripts (session_id, entry) VALUES ${values(transcripts.length / 2, 2)}`,
+        transcripts,
+      );
+    });
+  }
+}
+
+/** Where each step's time went, per turn, in ms. */
+export interface TurnStateSample {
+  total: number;
+  /** Everything but the inbox commit: read, the turn's commit, the "sent" mark. */
+  turn: number;
+  inbox: number;
+  read: number;
+  commit: number;
+  sent: number;
+}
+
+/**
+ * The state work of one turn, model and platform excluded, exactly as the gateway does it: the
+ * inbound event committed to the inbox (durable), the session read again and its history (last 40
+ * entries) read, the turn's commit (transcript entries, session row, the reply as an outbox row,
+ * the inbox row done — one transaction), and the reply marked sent with its id.
+ */
+export async function measureTurnState(state: StateStore, sessions: number, turns: number): Promise<TurnStateSample[]> {
+  // The sessions.json mirror is written as in the gateway (in slices, between turns).
+  const mirrorDir = mkdtempSync(join(tmpdir(), "chorus-bench-mirror-"));
+  const store = await SessionStore.open(state, "main", mirrorDir, { onWarning: () => undefined });
+  const transcripts = new TranscriptStore(state);
+  let sent = 0;
+  const tools: MessageToolCalls = {
+    execute: async () => ({ ok: true, action: "send", messageId: `out-${++sent}` }),
+  };
+  const committer = new TurnCommitter(state, tools, { warn: () => undefined });
+  const inbox = new InboxWriter(state);
+  const samples: TurnStateSample[] = [];
+  for (let t = 0; t < turns; t++) {
+    const i = (t * 7919) % sessions;
+    const key = KEY(i);
+    const conversationId = `-100${String(i).padStart(9, "0")}`;
+    const ref = { channel: "telegram", accountId: "default", conversationId, messageId: `in-${t}` };
+    const event = {
+      type: "message" as const,
+      eventId: `bench-${t}-${Math.random()}`,
+      conversation: { id: conversationId, kind: "group" as const },
+      sender: { id: "u1", name: "Ann" },
+      text: "hello",
+      mentions: { bot: true, others: [] },
+      ref,
+      timestamp: Date.now(),
+    };
+    const t0 = performance.now();
+    const id = (await inbox.accept("telegram", "default", event, key)) as number;
+    const t1 = performance.now();
+    await store.refresh(key);
+    const session = store.get(key);
+    if (!session) throw new Error(`no session ${key}`);
+    await readHistory(transcripts, session.sessionId, 40);
+    const t2 = performance.now();
+    const record = recordTurn({
+      store,
+      session,
+      userText: "Ann: hello",
+      trigger: { ref, senderName: "Ann", text: "hello" },
+      result: undefined,
+      reply: "hi Ann",
+      introduced: false,
+    });
+    const outbox = await committer.commit({
+      sessionKey: key,
+      inboxId: id,
+      transcript: { sessionId: session.sessionId, entries: record.entries },
+      sessions: [rowOf(record.session)],
+      replies: [
+        {
+          text: "hi Ann",
+          scope: { channel: "telegram", accountId: "default", conversation: { id: conversationId } },
+          entryIndex: 1,
+        },
+      ],
+    });
+    store.committed(record.session);
+    const t3 = performance.now();
+    await committer.deliver(outbox);
+    const t4 = performance.now();
+    samples.push({ total: t4 - t0, turn: t4 - t1, inbox: t1 - t0, read: t2 - t1, commit: t3 - t2, sent: t4 - t3 });
+  }
+  return samples;
+}
+
+/** `p50 … ms, p99 … ms` of one field. */
+export function summary(samples: readonly TurnStateSample[], field: keyof TurnStateSample): string {
+  const values = samples.map((s) => s[field]);
+  return `p50 ${percentile(values, 0.5).toFixed(3)} ms, p99 ${percentile(values, 0.99).toFixed(3)} ms`;
+}

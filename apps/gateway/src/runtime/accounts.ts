@@ -1,0 +1,112 @@
+import type { BackoffPolicy } from "@chorus/channel-kit";
+import { Redactor, secretsOf } from "@chorus/channel-kit";
+import type { ChannelContext, ChannelPlugin, InboundEvent } from "@chorus/core";
+import type { Logger } from "pino";
+import { runAsChannel, runAsGateway } from "../channels/containment.js";
+import type { ChannelEntry, ChannelRegistry } from "../channels/registry.js";
+import { ChannelSupervisor } from "../channels/supervisor.js";
+import { channelAccounts, validatePluginConfig } from "../config/index.js";
+import { type ChorusPaths, channelStateDir } from "../home.js";
+import { type HookRegistry, hookPath } from "../http/hooks.js";
+import type { Discovery } from "../plugins/discover.js";
+import { findChannel, loadChannelPlugin } from "../plugins/index.js";
+import type { StateStore } from "../state/index.js";
+
+/** One configured channel account, and how to run it (again, after a lease was lost and retaken). */
+export interface Account {
+  entry: ChannelEntry;
+  /** Runs under a lease when several gateways share the database (`plugin.holdsConnection`). */
+  holdsConnection: boolean;
+  /** A fresh supervisor for it (a stopped one cannot start again). */
+  supervise(): ChannelSupervisor;
+}
+
+export interface AccountsOptions {
+  channelsConfig: Record<string, Record<string, unknown>>;
+  discovery: Discovery;
+  paths: ChorusPaths;
+  state: StateStore;
+  logger: Logger;
+  hooks: HookRegistry;
+  registry: ChannelRegistry;
+  restartBackoff: BackoffPolicy;
+  publicUrl(): string;
+  /** Commits an inbound event; resolves once committed. */
+  accept(entry: ChannelEntry, event: InboundEvent): Promise<void>;
+}
+
+/** Loads the configured plugins and makes one supervised account per configured channel account. */
+export async function configureAccounts(options: AccountsOptions): Promise<Account[]> {
+  const { channelsConfig, discovery, paths, state, logger, hooks } = options;
+  const accounts: Account[] = [];
+  for (const [channelId, block] of Object.entries(channelsConfig)) {
+    const configured = channelAccounts(channelId, block);
+    if (configured.every((a) => a.settings.enabled === false)) continue;
+    const plugin = await loadChannelPlugin(findChannel(channelId, discovery));
+    for (const account of configured) {
+      if (account.settings.enabled === false) continue;
+      const pluginConfig = await validatePluginConfig(plugin, account);
+      // Every line, error and status of this account passes through its redactor: its secrets never show.
+      const redactor = new Redactor(secretsOf(pluginConfig, plugin.secretKeys));
+      const channelLogger = logger.child({ channel: channelId, account: account.accountId });
+      const pluginLogger = redactor.logger(channelLogger);
+      const emit = (event: InboundEvent): Promise<void> => {
+        const committed = runAsGateway(() => options.accept(entry, event));
+        // A plugin that ignores the promise must not turn a failed commit into an unhandled rejection.
+        committed.catch((error: unknown) =>
+          channelLogger.error(
+            { err: (error as Error).message, eventId: event.eventId },
+            "could not commit an inbound event",
+          ),
+        );
+        return committed;
+      };
+      const supervise = (): ChannelSupervisor => {
+        const supervisor: ChannelSupervisor = new ChannelSupervisor({
+          plugin,
+          accountId: account.accountId,
+          logger: pluginLogger,
+          backoff: options.restartBackoff,
+          redactor,
+          context: (signal): ChannelContext<unknown> => ({
+            config: pluginConfig,
+            accountId: account.accountId,
+            store: state.channelStore(channelId, account.accountId),
+            stateDir: channelStateDir(paths, channelId, account.accountId),
+            logger: pluginLogger,
+            signal,
+            emit,
+            http: {
+              route: (method, path, handler) => {
+                hooks.register(channelId, method, path, (request) =>
+                  runAsChannel(entry.supervisor, () => handler(request)),
+                );
+              },
+              url: (path) => `${options.publicUrl()}${hookPath(channelId, path)}`,
+            },
+          }),
+        });
+        return supervisor;
+      };
+      const entry: ChannelEntry = {
+        plugin,
+        accountId: account.accountId,
+        settings: account.settings,
+        supervisor: supervise(),
+        redactor,
+      };
+      options.registry.add(entry);
+      accounts.push({ entry, holdsConnection: holdsConnection(plugin, pluginConfig), supervise });
+    }
+  }
+  return accounts;
+}
+
+/** The plugin's word on whether this account holds a connection; a plugin that says nothing does. */
+function holdsConnection(plugin: ChannelPlugin<unknown>, config: unknown): boolean {
+  try {
+    return plugin.holdsConnection ? plugin.holdsConnection(config) !== false : true;
+  } catch {
+    return true;
+  }
+}

@@ -1,0 +1,120 @@
+import { isChorusError } from "@chorus/core";
+import type { Logger } from "pino";
+import type { TurnQueue } from "../sessions/queue.js";
+import type { InboxRow, StateStore } from "../state/index.js";
+import type { TurnCommitter } from "../turn/commit.js";
+
+export interface DispatcherOptions {
+  state: StateStore;
+  queue: TurnQueue;
+  committer: TurnCommitter;
+  /** Whether this gateway runs that account's turns now (its instance runs here). */
+  runsHere(channel: string, account: string): boolean;
+  /** Handles a message row of a session; its commit marks the row done. */
+  handle(row: InboxRow, signal: AbortSignal): Promise<void>;
+  /** Handles a row that feeds no session (a reaction). */
+  handleLoose(row: InboxRow): Promise<void>;
+  logger: Logger;
+}
+
+type Step = "more" | "idle" | "elsewhere";
+
+/** A reaction row still not done this long after it was committed was left by a crash (or a dead gateway). */
+const LOOSE_AFTER_MS = 10_000;
+
+/**
+ * Takes turns from the inbox: per session, in inbox order, one row at a time — first sending
+ * what the session left in the outbox, then handling its oldest row not done. Each step holds
+ * the session's lock (PostgreSQL: an advisory lock, so no two gateways run one session's turns
+ * at once; SQLite: the turn queue alone). A sweep finds the work nobody woke: rows left by a
+ * crash (at start), by a gateway that died, or of an account whose lease was just taken.
+ */
+export class Dispatcher {
+  readonly #scheduled = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #sweeping: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  /** A session has work: run its next step (once per wake; a step that found more wakes it again). */
+  wake(sessionKey: string): void {
+    if (this.#stopped || this.#scheduled.has(sessionKey)) return;
+    this.#scheduled.add(sessionKey);
+    this.options.queue
+      .run(sessionKey, (signal) => this.#step(sessionKey, signal))
+      .then((step) => {
+        if (step === "more") this.wake(sessionKey);
+      })
+      .catch((error: unknown) => {
+        this.#scheduled.delete(sessionKey);
+        if (!this.#stopped) this.options.logger.error({ err: error, sessionKey }, "message handling failed");
+      });
+  }
+
+  /** Wakes every session with rows received and not done or replies not sent, of accounts that run here. */
+  sweep(): Promise<void> {
+    this.#sweeping ??= this.#sweep().finally(() => {
+      this.#sweeping = undefined;
+    });
+    return this.#sweeping;
+  }
+
+  /** Sweeps every `intervalMs` (several gateways: work of a gateway that died is picked up). */
+  every(intervalMs: number): void {
+    this.#timer = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.options.logger.warn({ err: error }, "inbox sweep failed"));
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+  }
+
+  async #sweep(): Promise<void> {
+    const { state, runsHere } = this.options;
+    const here = (row: { channel: string; account: string }) => runsHere(row.channel, row.account);
+    for (const row of await state.inbox.received()) {
+      if (!here(row)) continue;
+      if (row.sessionKey !== null) {
+        this.wake(row.sessionKey);
+        continue;
+      }
+      // A reaction is handled by the gateway that received it, at once; one left for a while was left by a crash.
+      if (Date.now() - row.receivedAt < LOOSE_AFTER_MS) continue;
+      // Claimed by marking it done first: with several gateways, one of them handles it.
+      const claimed = await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
+      if (claimed) await this.options.handleLoose(row).catch(() => undefined);
+    }
+    for (const reply of await state.outbox.pending()) if (here(reply)) this.wake(reply.sessionKey);
+  }
+
+  async #step(sessionKey: string, signal: AbortSignal): Promise<Step> {
+    this.#scheduled.delete(sessionKey);
+    const { state, committer, runsHere } = this.options;
+    const locked = await state.db.withLock(`session:${sessionKey}`, async (): Promise<Step> => {
+      const unsent = await state.outbox.pending(sessionKey);
+      for (const reply of unsent) {
+        if (!runsHere(reply.channel, reply.account)) return "elsewhere";
+        await committer.deliver([reply]);
+      }
+      // A reply its channel could not take yet (not running): the session waits, in order; the sweep retries.
+      if (unsent.length > 0 && (await state.outbox.pending(sessionKey)).length > 0) return "elsewhere";
+      const row = await state.inbox.next(sessionKey);
+      if (!row) return "idle";
+      if (!runsHere(row.channel, row.account)) return "elsewhere";
+      try {
+        await this.options.handle(row, signal);
+      } catch (error) {
+        // A shutdown or a lost lease leaves the row for later; anything else would fail again: drop it, loudly.
+        if (signal.aborted || this.#stopped || (isChorusError(error) && error.code === "E_DISABLED")) throw error;
+        this.options.logger.error({ err: error, sessionKey, eventId: row.eventId }, "message handling failed");
+        await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
+      }
+      return "more";
+    });
+    return locked.ran ? locked.value : "idle";
+  }
+}

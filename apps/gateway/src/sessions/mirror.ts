@@ -1,0 +1,114 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { syncDirectory } from "@chorus/channel-kit/state";
+import { SESSIONS_FILE_VERSION, type SessionEntry } from "./entry.js";
+
+/** Entries serialised between two yields to the event loop: a large store never blocks a turn for long. */
+const CHUNK = 1_000;
+
+/** Shortest and longest pause between two writes of the mirror. */
+const MIN_INTERVAL_MS = 100;
+const MAX_INTERVAL_MS = 5_000;
+/** The pause is this many times the last write's duration (a large store is written less often). */
+const DUTY = 10;
+
+/**
+ * `sessions.json` as a readable mirror of one agent's session entries (same keys as ever): the
+ * database is the source of truth; this file is rewritten atomically (in slices, see
+ * `#writeChunked`), at most every
+ * 10 × the last write's duration (between 100 ms and 5 s), so a busy gateway with many sessions
+ * spends about a tenth of its time on it at most, and a turn never waits for it.
+ */
+export class SessionsMirror {
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> | undefined;
+  #dirty = false;
+  #lastMs = 0;
+
+  constructor(
+    readonly file: string,
+    private readonly entries: () => Iterable<SessionEntry>,
+    private readonly warn: (message: string, error: unknown) => void,
+  ) {}
+
+  /** Something changed: the mirror is rewritten soon. */
+  changed(): void {
+    this.#dirty = true;
+    if (this.#timer || this.#writing) return;
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        void this.#write();
+      },
+      Math.min(MAX_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, this.#lastMs * DUTY)),
+    );
+    this.#timer.unref();
+  }
+
+  /** Writes now what changed (and waits for a write under way). */
+  async flush(): Promise<void> {
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    while (this.#writing) await this.#writing;
+    if (this.#dirty) await this.#write();
+  }
+
+  /**
+   * Writes the file atomically (a temp file, fsync, rename, the directory fsynced), serialising
+   * `CHUNK` entries at a time with a yield between, so 100,000 sessions cost many short slices of
+   * the event loop rather than one long one. A temp file a crash left behind is removed first.
+   */
+  async #writeChunked(): Promise<void> {
+    const dir = dirname(this.file);
+    const name = basename(this.file);
+    await mkdir(dir, { recursive: true });
+    for (const left of await readdir(dir).catch(() => [] as string[])) {
+      if (left.startsWith(`.${name}.`) && left.endsWith(".tmp")) await rm(join(dir, left), { force: true });
+    }
+    const temp = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const handle = await open(temp, "w", 0o600);
+    try {
+      await handle.write(`{"version":${SESSIONS_FILE_VERSION},"sessions":{`);
+      let parts: string[] = [];
+      let first = true;
+      for (const entry of [...this.entries()]) {
+        parts.push(`${first ? "" : ","}${JSON.stringify(entry.key)}:${JSON.stringify(entry)}`);
+        first = false;
+        if (parts.length === CHUNK) {
+          await handle.write(parts.join(""));
+          parts = [];
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      await handle.write(`${parts.join("")}}}\n`);
+      await handle.sync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    await rename(temp, this.file);
+    await syncDirectory(dir);
+  }
+
+  #write(): Promise<void> {
+    this.#writing ??= (async () => {
+      this.#dirty = false;
+      const started = performance.now();
+      try {
+        await this.#writeChunked();
+      } catch (error) {
+        this.warn(`could not write the sessions mirror ${this.file}`, error);
+      } finally {
+        this.#lastMs = performance.now() - started;
+        this.#writing = undefined;
+        if (this.#dirty) this.changed();
+      }
+    })();
+    return this.#writing;
+  }
+}

@@ -1,0 +1,135 @@
+import type { MessageRef } from "@chorus/core";
+import type { RefsTable } from "./refs-table.js";
+import type { Sql, SqlDb } from "./sql/sql.js";
+
+/** An inbound event to commit: its dedupe key, the session it belongs to, and the refs it carries. */
+export interface InboxInsert {
+  channel: string;
+  account: string;
+  eventId: string;
+  /** The session whose turns it feeds; null for events that feed none (reactions). */
+  sessionKey: string | null;
+  event: unknown;
+  /** Message refs to index in the same transaction. */
+  refs: readonly MessageRef[];
+}
+
+/** A committed inbound event. */
+export interface InboxRow {
+  id: number;
+  channel: string;
+  account: string;
+  eventId: string;
+  sessionKey: string | null;
+  event: unknown;
+  status: "received" | "done";
+  /** When it was committed, epoch ms. */
+  receivedAt: number;
+}
+
+interface RawRow {
+  id: number;
+  channel: string;
+  account: string;
+  event_id: string;
+  session_key: string | null;
+  event: string;
+  status: "received" | "done";
+  received_at: number;
+}
+
+const COLUMNS = "id, channel, account, event_id, session_key, event, status, received_at";
+
+function toRow(raw: RawRow): InboxRow {
+  return {
+    id: raw.id,
+    channel: raw.channel,
+    account: raw.account,
+    eventId: raw.event_id,
+    sessionKey: raw.session_key,
+    event: JSON.parse(raw.event),
+    status: raw.status,
+    receivedAt: raw.received_at,
+  };
+}
+
+/**
+ * The durable inbox: an event is committed (durably) before its channel acknowledges the
+ * platform; (channel, account, event_id) is unique, so a redelivery is recognised in the same
+ * transaction. Rows go from `received` to `done` with the turn's result.
+ */
+export class InboxTable {
+  constructor(
+    private readonly db: SqlDb,
+    private readonly refs: RefsTable,
+  ) {}
+
+  /**
+   * Commits a batch in one durable transaction; per insert, the new row's id, or undefined for
+   * a redelivery. `fence` runs first in the transaction and may refuse the whole batch (a lost lease).
+   */
+  accept(
+    batch: readonly InboxInsert[],
+    now: number,
+    fence?: (sql: Sql) => Promise<void>,
+  ): Promise<(number | undefined)[]> {
+    return this.db.tx(
+      async (sql) => {
+        if (fence) await fence(sql);
+        const ids: (number | undefined)[] = [];
+        for (const item of batch) {
+          const row = await sql.one<{ id: number }>(
+            `INSERT INTO inbox (channel, account, event_id, session_key, event, status, received_at)
+             VALUES ($1, $2, $3, $4, $5, 'received', $6)
+             ON CONFLICT (channel, account, event_id) DO NOTHING RETURNING id`,
+            [item.channel, item.account, item.eventId, item.sessionKey, JSON.stringify(item.event), now],
+          );
+          ids.push(row?.id);
+          if (row && item.refs.length > 0) await this.refs.put(sql, item.refs);
+        }
+        return ids;
+      },
+      { durable: true },
+    );
+  }
+
+  /** Rows received and not done, oldest first (all of them, or of some accounts). */
+  async received(accounts?: readonly { channel: string; account: string }[]): Promise<InboxRow[]> {
+    const rows = await this.db.all<RawRow>(`SELECT ${COLUMNS} FROM inbox WHERE status = 'received' ORDER BY id`);
+    const wanted = accounts && new Set(accounts.map((a) => `${a.channel}\u0000${a.account}`));
+    return rows.map(toRow).filter((row) => !wanted || wanted.has(`${row.channel}\u0000${row.account}`));
+  }
+
+  /** The oldest row of a session still to handle. */
+  async next(sessionKey: string): Promise<InboxRow | undefined> {
+    const raw = await this.db.one<RawRow>(
+      `SELECT ${COLUMNS} FROM inbox WHERE session_key = $1 AND status = 'received' ORDER BY id LIMIT 1`,
+      [sessionKey],
+    );
+    return raw && toRow(raw);
+  }
+
+  /** Marks a row done (in the caller's transaction); false when it was done already. */
+  async done(sql: Sql, id: number, now: number): Promise<boolean> {
+    return (
+      (await sql.run("UPDATE inbox SET status = 'done', done_at = $1 WHERE id = $2 AND status = 'received'", [
+        now,
+        id,
+      ])) > 0
+    );
+  }
+
+  /** Forgets done rows older than `before` (the dedupe window); resolves with how many. */
+  async prune(before: number): Promise<number> {
+    return this.db.run("DELETE FROM inbox WHERE status = 'done' AND done_at < $1", [before]);
+  }
+
+  /** Rows by status (tests and `chorus sessions`). */
+  async counts(): Promise<{ received: number; done: number }> {
+    const rows = await this.db.all<{ status: string; n: number }>(
+      "SELECT status, count(*) AS n FROM inbox GROUP BY status",
+    );
+    const of = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+    return { received: of("received"), done: of("done") };
+  }
+}

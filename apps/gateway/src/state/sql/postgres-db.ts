@@ -1,0 +1,135 @@
+import pg from "pg";
+import type { Sql, SqlDb } from "./sql.js";
+
+/** int8 (`BIGINT`, `count(*)`) as a JS number: every integer this layer stores fits in 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as never,
+};
+
+/** The URL with its password replaced by `***`, for logs, errors and statuses. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "postgres://***";
+  }
+}
+
+/** An error from the driver with the password taken out of whatever it says. */
+function scrub(error: unknown, password: string): Error {
+  if (!(error instanceof Error) || password === "") return error as Error;
+  if (error.message.includes(password)) error.message = error.message.split(password).join("***");
+  return error;
+}
+
+function handle(client: pg.ClientBase | pg.Pool, password: string): Sql {
+  const all = async <T>(text: string, args: readonly unknown[] = []): Promise<T[]> => {
+    try {
+      return (await client.query(text, args as unknown[])).rows as T[];
+    } catch (error) {
+      throw scrub(error, password);
+    }
+  };
+  return {
+    dialect: "postgres",
+    all,
+    one: async <T>(text: string, args?: readonly unknown[]) => (await all<T>(text, args))[0],
+    run: async (text: string, args: readonly unknown[] = []) => {
+      try {
+        return (await client.query(text, args as unknown[])).rowCount ?? 0;
+      } catch (error) {
+        throw scrub(error, password);
+      }
+    },
+  };
+}
+
+/** 64-bit advisory lock key of a name (PostgreSQL's own `hashtextextended`). */
+const LOCK_KEY = "hashtextextended($1, 0)";
+
+/**
+ * PostgreSQL through `pg`: a pool of connections; a transaction holds one connection; named locks
+ * are session advisory locks on a connection held for the work, released when it ends or when the
+ * connection drops (a killed gateway).
+ */
+export class PostgresDb implements SqlDb {
+  readonly dialect = "postgres" as const;
+  readonly #pool: pg.Pool;
+  readonly #password: string;
+  readonly #sql: Sql;
+
+  constructor(url: string, options: { max?: number; onError?: (error: Error) => void } = {}) {
+    let password = "";
+    try {
+      password = decodeURIComponent(new URL(url).password);
+    } catch {
+      // an unparsable URL: pg reports it, and nothing in it is shown
+    }
+    this.#password = password;
+    this.#pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types });
+    // An idle connection the server dropped: the pool replaces it; say so without the URL.
+    this.#pool.on("error", (error) => options.onError?.(scrub(error, password)));
+    this.#sql = handle(this.#pool, password);
+  }
+
+  all<T>(text: string, args?: readonly unknown[]): Promise<T[]> {
+    return this.#sql.all<T>(text, args);
+  }
+
+  one<T>(text: string, args?: readonly unknown[]): Promise<T | undefined> {
+    return this.#sql.one<T>(text, args);
+  }
+
+  run(text: string, args?: readonly unknown[]): Promise<number> {
+    return this.#sql.run(text, args);
+  }
+
+  async tx<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    const client = await this.#connect();
+    try {
+      await client.query("BEGIN");
+      const value = await work(handle(client, this.#password));
+      await client.query("COMMIT");
+      return value;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw scrub(error, this.#password);
+    } finally {
+      client.release();
+    }
+  }
+
+  async withLock<T>(name: string, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
+    const client = await this.#connect();
+    let broken = false;
+    try {
+      const { rows } = await client.query(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS ok`, [name]);
+      if (rows[0]?.ok !== true) return { ran: false };
+      try {
+        return { ran: true, value: await work() };
+      } finally {
+        await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [name]).catch(() => {
+          broken = true;
+        });
+      }
+    } finally {
+      // A connection whose unlock failed may still hold the lock: drop it rather than reuse it.
+      client.release(broken);
+    }
+  }
+
+  async #connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.#pool.connect();
+    } catch (error) {
+      throw scrub(error, this.#password);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}

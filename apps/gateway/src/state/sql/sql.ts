@@ -1,0 +1,38 @@
+/** Which SQL engine a database speaks: the few places where the two differ ask this. */
+export type Dialect = "sqlite" | "postgres";
+
+/**
+ * Statements on one database, written once for both engines: `$1`, `$2`… placeholders (SQLite
+ * gets them rewritten), `ON CONFLICT … DO UPDATE`, `RETURNING`. Integers come back as numbers.
+ */
+export interface Sql {
+  readonly dialect: Dialect;
+  /** Every row the statement returns. */
+  all<T>(text: string, args?: readonly unknown[]): Promise<T[]>;
+  /** The first row, or undefined. */
+  one<T>(text: string, args?: readonly unknown[]): Promise<T | undefined>;
+  /** Runs a statement; resolves with the number of rows it changed. */
+  run(text: string, args?: readonly unknown[]): Promise<number>;
+}
+
+export interface TxOptions {
+  /**
+   * The commit reaches the disk before the promise resolves, power loss included (SQLite:
+   * `synchronous=FULL` for this commit; PostgreSQL commits are always durable).
+   */
+  durable?: boolean;
+}
+
+/** A database: statements, transactions, and closing it. */
+export interface SqlDb extends Sql {
+  /** Runs `work` in one transaction: all of it is committed, or none of it. */
+  tx<T>(work: (sql: Sql) => Promise<T>, options?: TxOptions): Promise<T>;
+  /**
+   * Runs `work` holding an exclusive lock named `name` across every process on this database
+   * (PostgreSQL: a session advisory lock, released when the connection drops, so a dead
+   * gateway holds nothing); `undefined` when another holds it. SQLite has one gateway per file:
+   * the lock is taken at once.
+   */
+  withLock<T>(name: string, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+  close(): Promise<void>;
+}

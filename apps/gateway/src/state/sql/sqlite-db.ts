@@ -1,0 +1,155 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import type { Sql, SqlDb, TxOptions } from "./sql.js";
+
+type Statement = Database.Statement<unknown[]>;
+
+/**
+ * Transactions on one database file within this process, whatever the connection: a second
+ * connection in the same process (the CLI's code in a test, two stores) must wait its turn
+ * rather than spin in SQLite's busy handler, which would block the very event loop the first
+ * transaction needs to finish. Other processes are held off by SQLite's own lock and busy timeout.
+ */
+interface FileTurn {
+  busy: Promise<void>;
+  inTx: boolean;
+}
+const TURNS = new Map<string, FileTurn>();
+
+/** `$1 … $n` → `?` in order, with the argument order each `?` needs. */
+function positional(text: string): { text: string; order: number[] } {
+  const order: number[] = [];
+  const rewritten = text.replace(/\$(\d+)/g, (_, n: string) => {
+    order.push(Number(n) - 1);
+    return "?";
+  });
+  return { text: rewritten, order };
+}
+
+/**
+ * SQLite through better-sqlite3: one connection, WAL, `synchronous=NORMAL` between durable
+ * commits (see the gateway README, "State"), checkpoints every ~40 MB of WAL, a busy timeout for
+ * the CLI next to a running gateway. Statements are synchronous underneath; a transaction spans awaits, so statements
+ * from outside it wait until it ends instead of slipping into it.
+ */
+export class SqliteDb implements SqlDb {
+  readonly dialect = "sqlite" as const;
+  readonly #db: Database.Database;
+  readonly #statements = new Map<string, { statement: Statement; order: number[]; reader: boolean }>();
+  /** The transaction running now on this file, any connection of this process (statements from elsewhere wait for it). */
+  readonly #turn: FileTurn;
+
+  constructor(readonly file: string) {
+    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+    this.#db = new Database(file, { timeout: 5_000 });
+    this.#db.pragma("journal_mode = WAL");
+    this.#db.pragma("synchronous = NORMAL");
+    // A checkpoint runs inside the commit that crosses the threshold and costs several ms (it copies
+    // pages and fsyncs the database): every ~10,000 pages (~40 MB of WAL) instead of SQLite's 1,000
+    // keeps it off all but ~0.1% of turns (bench/state.bench.ts); the WAL file is cut back after.
+    this.#db.pragma("wal_autocheckpoint = 10000");
+    this.#db.pragma("journal_size_limit = 67108864");
+    this.#db.pragma("foreign_keys = ON");
+    const key = file === ":memory:" ? `memory:${Math.random()}` : file;
+    let turn = TURNS.get(key);
+    if (!turn) {
+      turn = { busy: Promise.resolve(), inTx: false };
+      TURNS.set(key, turn);
+    }
+    this.#turn = turn;
+  }
+
+  /** Runs DDL (several statements). */
+  exec(text: string): void {
+    this.#db.exec(text);
+  }
+
+  #prepared(text: string) {
+    let found = this.#statements.get(text);
+    if (!found) {
+      const { text: rewritten, order } = positional(text);
+      const statement = this.#db.prepare(rewritten) as Statement;
+      found = { statement, order, reader: statement.reader };
+      this.#statements.set(text, found);
+    }
+    return found;
+  }
+
+  #args(order: number[], args: readonly unknown[]): unknown[] {
+    return order.map((i) => {
+      const value = args[i];
+      return typeof value === "boolean" ? (value ? 1 : 0) : value === undefined ? null : value;
+    });
+  }
+
+  /** The statement API without the transaction guard (inside a transaction, and when none runs). */
+  readonly #direct: Sql = {
+    dialect: "sqlite",
+    all: async <T>(text: string, args: readonly unknown[] = []) => {
+      const { statement, order } = this.#prepared(text);
+      return statement.all(...this.#args(order, args)) as T[];
+    },
+    one: async <T>(text: string, args: readonly unknown[] = []) => {
+      const { statement, order, reader } = this.#prepared(text);
+      if (!reader) return statement.all(...this.#args(order, args))[0] as T | undefined;
+      return statement.get(...this.#args(order, args)) as T | undefined;
+    },
+    run: async (text: string, args: readonly unknown[] = []) => {
+      const { statement, order } = this.#prepared(text);
+      return statement.run(...this.#args(order, args)).changes;
+    },
+  };
+
+  async all<T>(text: string, args?: readonly unknown[]): Promise<T[]> {
+    if (this.#turn.inTx) await this.#idle();
+    return this.#direct.all<T>(text, args);
+  }
+
+  async one<T>(text: string, args?: readonly unknown[]): Promise<T | undefined> {
+    if (this.#turn.inTx) await this.#idle();
+    return this.#direct.one<T>(text, args);
+  }
+
+  async run(text: string, args?: readonly unknown[]): Promise<number> {
+    if (this.#turn.inTx) await this.#idle();
+    return this.#direct.run(text, args);
+  }
+
+  async #idle(): Promise<void> {
+    while (this.#turn.inTx) await this.#turn.busy;
+  }
+
+  tx<T>(work: (sql: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
+    const run = this.#turn.busy.then(async () => {
+      this.#turn.inTx = true;
+      if (options.durable) this.#db.pragma("synchronous = FULL");
+      this.#db.exec("BEGIN IMMEDIATE");
+      try {
+        const value = await work(this.#direct);
+        this.#db.exec("COMMIT");
+        return value;
+      } catch (error) {
+        if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+        throw error;
+      } finally {
+        if (options.durable) this.#db.pragma("synchronous = NORMAL");
+        this.#turn.inTx = false;
+      }
+    });
+    this.#turn.busy = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  async withLock<T>(_name: string, work: () => Promise<T>): Promise<{ ran: true; value: T }> {
+    return { ran: true, value: await work() };
+  }
+
+  async close(): Promise<void> {
+    await this.#idle();
+    this.#db.close();
+  }
+}

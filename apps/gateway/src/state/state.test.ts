@@ -1,0 +1,218 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { STORE_CONFORMANCE_CASES } from "@chorus/channel-kit/state";
+import type { MessageRef } from "@chorus/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { freshPostgresDatabase } from "../testing/postgres-database.js";
+import { MessageIndex } from "./message-index.js";
+import { type StateConfig, StateStore } from "./state-store.js";
+
+/** One suite, two backends: everything the gateway keeps behaves the same on SQLite and PostgreSQL. */
+const BACKENDS: { name: string; config: () => Promise<StateConfig> }[] = [
+  { name: "sqlite", config: async () => ({ backend: "sqlite" }) },
+  { name: "postgres", config: async () => ({ backend: "postgres", url: await freshPostgresDatabase("state") }) },
+];
+
+const ref = (conversationId: string, messageId: string, extra: Partial<MessageRef> = {}): MessageRef => ({
+  channel: "telegram",
+  accountId: "default",
+  conversationId,
+  messageId,
+  ...extra,
+});
+
+describe.each(BACKENDS)("the state layer on $name", ({ config }) => {
+  let home: string;
+  let state: StateStore;
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), "chorus-state-"));
+    state = await StateStore.open(await config(), { home, refsPerConversation: 60 });
+  });
+  afterEach(async () => {
+    await state.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  describe("a channel's ctx.store passes the kit's STORE_CONFORMANCE_CASES", () => {
+    for (const conformance of STORE_CONFORMANCE_CASES) {
+      it(conformance.name, async () => {
+        let now = 1_700_000_000_000;
+        const store = state.channelStore("telegram", "default", () => now);
+        await conformance.run(store, { advance: (ms) => (now += ms) });
+      });
+    }
+    it("keeps accounts apart", async () => {
+      await state.channelStore("telegram", "a").set("k/1", 1);
+      expect(await state.channelStore("telegram", "b").get("k/1")).toBeUndefined();
+      expect(await state.channelStore("telegram", "a").get("k/1")).toBe(1);
+    });
+  });
+
+  it("keeps session entries by key and agent, replacing one per write", async () => {
+    const entry = (key: string, turns: number) => ({ key, sessionId: `s-${key}`, agentId: "main", turns });
+    await state.db.tx((sql) =>
+      state.sessions.save(
+        sql,
+        [
+          { key: "agent:main:a", agentId: "main", entry: entry("agent:main:a", 1) },
+          { key: "agent:other:b", agentId: "other", entry: entry("agent:other:b", 0) },
+        ],
+        1,
+      ),
+    );
+    await state.db.tx((sql) =>
+      state.sessions.save(sql, [{ key: "agent:main:a", agentId: "main", entry: entry("agent:main:a", 2) }], 2),
+    );
+    expect(await state.sessions.ofAgent("main")).toEqual([entry("agent:main:a", 2)]);
+    expect(await state.sessions.get("agent:other:b")).toEqual(entry("agent:other:b", 0));
+    expect(await state.sessions.count()).toBe(2);
+  });
+
+  it("appends transcripts, reads the last N in order, and fills in a sent reply's id", async () => {
+    const ids = await state.db.tx((sql) =>
+      state.transcripts.append(
+        sql,
+        "s1",
+        Array.from({ length: 5 }, (_, i) => ({ role: "user", content: `m${i}`, at: "x" })),
+      ),
+    );
+    await state.db.tx((sql) => state.transcripts.setMessageId(sql, ids[4] as number, "platform-9"));
+    expect((await state.transcripts.read("s1", 2)).map((e) => [e.content, e.messageId])).toEqual([
+      ["m3", undefined],
+      ["m4", "platform-9"],
+    ]);
+    expect(await state.transcripts.read("s1")).toHaveLength(5);
+    await state.db.tx((sql) => state.transcripts.replace(sql, "s1", [{ role: "system", content: "sum", at: "x" }]));
+    expect((await state.transcripts.read("s1")).map((e) => e.content)).toEqual(["sum"]);
+    expect(await state.transcripts.read("other")).toEqual([]);
+  });
+
+  it("indexes message refs, bounded per conversation, oldest dropped", async () => {
+    const index = new MessageIndex({ db: state.db, refs: state.refs });
+    for (let i = 0; i < 200; i++) index.put(ref("c1", `m${i}`, { data: { n: i } }));
+    index.put(ref("c2", "x", { fromBot: true }));
+    expect(
+      await index.get({ channel: "telegram", accountId: "default", conversationId: "c2", messageId: "x" }),
+    ).toEqual(ref("c2", "x", { fromBot: true }));
+    await index.flush();
+    const lookup = (messageId: string) => ({
+      channel: "telegram",
+      accountId: "default",
+      conversationId: "c1",
+      messageId,
+    });
+    expect(await index.get(lookup("m199"))).toEqual(ref("c1", "m199", { data: { n: 199 } }));
+    expect(await index.get(lookup("m0"))).toBeUndefined();
+    const kept = await state.db.one<{ n: number }>("SELECT count(*) AS n FROM message_refs WHERE conversation = 'c1'");
+    expect(kept?.n).toBeGreaterThanOrEqual(60);
+    expect(kept?.n).toBeLessThanOrEqual(60 + 50);
+    await expect(index.get({ ...lookup("m1"), channel: "" })).rejects.toMatchObject({ code: "E_INVALID_INPUT" });
+  });
+
+  it("commits inbound events once: a redelivery of (channel, account, eventId) is recognised", async () => {
+    const insert = (eventId: string, sessionKey: string | null, account = "default") => ({
+      channel: "telegram",
+      account,
+      eventId,
+      sessionKey,
+      event: { type: "message", eventId },
+      refs: [ref("c", eventId)],
+    });
+    const first = await state.inbox.accept([insert("e1", "s"), insert("e2", "s"), insert("e1", "s")], 1);
+    expect(first[0]).toBeTypeOf("number");
+    expect(first[1]).toBeTypeOf("number");
+    expect(first[2]).toBeUndefined();
+    expect(await state.inbox.accept([insert("e2", "s"), insert("e2", "s", "other")], 2)).toEqual([
+      undefined,
+      expect.any(Number),
+    ]);
+    expect((await state.inbox.next("s"))?.eventId).toBe("e1");
+    await state.db.tx((sql) => state.inbox.done(sql, first[0] as number, 3));
+    expect((await state.inbox.next("s"))?.eventId).toBe("e2");
+    expect((await state.inbox.received()).map((r) => r.eventId)).toEqual(["e2", "e2"]);
+    expect(await state.inbox.received([{ channel: "telegram", account: "other" }])).toHaveLength(1);
+    expect(
+      await state.refs.get({ channel: "telegram", accountId: "default", conversationId: "c", messageId: "e1" }),
+    ).toEqual(ref("c", "e1"));
+    expect(await state.inbox.prune(10)).toBe(1);
+    // The dedupe record outlives a prune only within the window: e1 is new again after it.
+    expect((await state.inbox.accept([insert("e1", "s")], 11))[0]).toBeTypeOf("number");
+  });
+
+  it("a fence that throws commits nothing of the batch", async () => {
+    await expect(
+      state.inbox.accept(
+        [{ channel: "t", account: "a", eventId: "e", sessionKey: "s", event: {}, refs: [] }],
+        1,
+        async () => {
+          throw new Error("lease lost");
+        },
+      ),
+    ).rejects.toThrow("lease lost");
+    expect(await state.inbox.counts()).toEqual({ received: 0, done: 0 });
+  });
+
+  it("records replies before they are sent and marks them sent with the platform's id", async () => {
+    const [userId, assistantId] = await state.db.tx((sql) =>
+      state.transcripts.append(sql, "s1", [
+        { role: "user", content: "q", at: "x" },
+        { role: "assistant", content: "a", at: "x" },
+      ]),
+    );
+    const id = await state.db.tx((sql) =>
+      state.outbox.add(
+        sql,
+        {
+          sessionKey: "k",
+          channel: "telegram",
+          account: "default",
+          scope: { conversation: { id: "c" } },
+          text: "a",
+          replyTo: "q1",
+          idempotencyKey: "key-1",
+          transcriptId: assistantId as number,
+        },
+        1,
+      ),
+    );
+    expect(userId).toBeLessThan(assistantId as number);
+    expect((await state.outbox.pending("k")).map((r) => [r.id, r.text, r.replyTo, r.idempotencyKey])).toEqual([
+      [id, "a", "q1", "key-1"],
+    ]);
+    await state.outbox.markSent({ id, transcriptId: assistantId as number }, "p-42", 2);
+    expect(await state.outbox.pending()).toEqual([]);
+    expect((await state.transcripts.read("s1")).at(-1)?.messageId).toBe("p-42");
+    expect(await state.outbox.get(id)).toMatchObject({ status: "sent", platformId: "p-42" });
+  });
+
+  it("leases: one holder at a time, taken over once expired with a higher fencing token", async () => {
+    const a = await state.leases.acquire("telegram:default", "gw-a", 60_000, 1_000);
+    expect(a).toMatchObject({ holder: "gw-a", token: 1 });
+    expect(await state.leases.acquire("telegram:default", "gw-b", 60_000, 2_000)).toBeUndefined();
+    expect(await state.leases.acquire("telegram:default", "gw-a", 60_000, 2_000)).toMatchObject({ token: 1 });
+    await state.db.tx((sql) => state.leases.fence(sql, "telegram:default", "gw-a", 1, 2_000));
+    await state.leases.release("telegram:default", "gw-a", 1);
+    const b = await state.leases.acquire("telegram:default", "gw-b", 60_000, 3_000);
+    expect(b).toMatchObject({ holder: "gw-b", token: 2 });
+    await expect(state.db.tx((sql) => state.leases.fence(sql, "telegram:default", "gw-a", 1, 3_000))).rejects.toThrow(
+      /no longer holds/,
+    );
+    expect((await state.leases.all()).map((l) => l.holder)).toEqual(["gw-b"]);
+  });
+
+  it("a named lock is exclusive while held", async () => {
+    let inner: unknown;
+    const outer = await state.db.withLock("session:x", async () => {
+      inner = await state.db.withLock("session:x", async () => "ran");
+      return "outer";
+    });
+    expect(outer).toEqual({ ran: true, value: "outer" });
+    // SQLite has one gateway per file, so its lock is taken at once; PostgreSQL refuses a second holder.
+    expect(inner).toEqual(state.backend === "postgres" ? { ran: false } : { ran: true, value: "ran" });
+  });
+
+  it("shows where it is without the password", () => {
+    expect(state.where).not.toMatch(/pw-.*-secret/);
+  });
+});
