@@ -44,4 +44,7 @@ writeFileSync(`${dest}/package.json`, `${JSON.stringify(manifest, null, 2)}\n`);
 JS
 cd "$dest"
 npm install --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline --no-package-lock
+# The one native addon (the SQLite state store) is built here, against this Node's own headers; no
+# other package's install script runs.
+npm rebuild better-sqlite3 --no-audit --no-fund
 echo "Installed: $dest/node_modules/.bin/chorus"
