@@ -87,15 +87,3 @@ export function safeJson(value: unknown): string {
     return typeof item === "bigint" ? String(item) : item;
   });
 }
-
-/** An error's name, message, stack and cause, read defensively (some errors' getters throw on copies). */
-function errorText(error: Error): Record<string, unknown> {
-  const read = (key: "name" | "message" | "stack" | "cause") => {
-    try {
-      return error[key];
-    } catch {
-      return undefined;
-    }
-  };
-  return { name: read("name"), message: read("message"), stack: read("stack"), cause: read("cause") };
-}

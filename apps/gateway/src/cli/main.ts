@@ -8,8 +8,8 @@ import { registerMessageCommands } from "./message.js";
 import { reportError } from "./output.js";
 import { registerPairingCommands } from "./pairing.js";
 import { registerPluginCommands } from "./plugins.js";
-import { registerTokenCommand } from "./token.js";
 import { registerSessionsCommands } from "./sessions.js";
+import { registerTokenCommand } from "./token.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;

@@ -1,5 +1,3 @@
-import { toChorusError } from "@chorus/core";
-
 export { withoutModelAddress } from "../agent/failures.js";
 
 /**

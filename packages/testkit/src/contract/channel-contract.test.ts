@@ -126,7 +126,7 @@ describe("the channel contract catches plugins that break its rules", () => {
       async send(conversation, message) {
         try {
           return await instance.send(conversation, message);
-        } catch (error) {
+        } catch {
           // The bug: the client library's own error, with the token in its URL, kept as the cause.
           const cause = new Error(`request to ${ctx.config.baseUrl}/bot${ctx.config.token}/send failed`);
           throw new ChorusError("E_PLATFORM", "the platform could not be reached", { cause });
