@@ -1,5 +1,5 @@
 import { toChorusError } from "@chorus/core";
-import { runTurn } from "../agent/run-turn.js";
+import { runTurn } from "../agent/lazy-turn.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { TranscriptStore } from "../sessions/transcript.js";

@@ -5,7 +5,7 @@ export { MessageIndex, type MessageIndexOptions } from "./message-index.js";
 export type { OutboxInsert, OutboxRow } from "./outbox-table.js";
 export type { MessageLookup } from "./refs-table.js";
 export type { SessionRow } from "./sessions-table.js";
-export { redactUrl } from "./sql/postgres-db.js";
+export { redactUrl } from "./sql/redact-url.js";
 export type { Sql, SqlDb } from "./sql/sql.js";
 export { type OpenStateOptions, type StateConfig, StateStore, sqliteFile } from "./state-store.js";
 export type { StoredTranscriptEntry } from "./transcripts-table.js";

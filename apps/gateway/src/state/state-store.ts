@@ -6,7 +6,7 @@ import { LeasesTable } from "./leases-table.js";
 import { OutboxTable } from "./outbox-table.js";
 import { RefsTable } from "./refs-table.js";
 import { SessionsTable } from "./sessions-table.js";
-import { PostgresDb, redactUrl } from "./sql/postgres-db.js";
+import { redactUrl } from "./sql/redact-url.js";
 import { SCHEMA_VERSION, schemaStatements } from "./sql/schema.js";
 import type { SqlDb } from "./sql/sql.js";
 import { SqliteDb } from "./sql/sqlite-db.js";
@@ -65,7 +65,8 @@ export class StateStore {
   static async open(config: StateConfig, options: OpenStateOptions): Promise<StateStore> {
     const db =
       config.backend === "postgres"
-        ? new PostgresDb(config.url, {
+        ? // The PostgreSQL client is loaded only by a gateway configured for it.
+          new (await import("./sql/postgres-db.js")).PostgresDb(config.url, {
             max: config.poolSize ?? 10,
             ...(options.onError ? { onError: options.onError } : {}),
           })

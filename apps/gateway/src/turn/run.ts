@@ -7,7 +7,7 @@ import {
 } from "@chorus/core";
 import type { Logger } from "pino";
 import type { ModelFailures } from "../agent/failures.js";
-import { runTurn } from "../agent/run-turn.js";
+import { runTurn } from "../agent/lazy-turn.js";
 import type { TurnResult } from "../agent/types.js";
 import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
 import type { ChannelEntry } from "../channels/registry.js";

@@ -1,22 +1,13 @@
 import pg from "pg";
 import type { Sql, SqlDb } from "./sql.js";
 
+export { redactUrl } from "./redact-url.js";
+
 /** int8 (`BIGINT`, `count(*)`) as a JS number: every integer this layer stores fits in 2^53. */
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as never,
 };
-
-/** The URL with its password replaced by `***`, for logs, errors and statuses. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "postgres://***";
-  }
-}
 
 /** An error from the driver with the password taken out of whatever it says. */
 function scrub(error: unknown, password: string): Error {
