@@ -1,4 +1,5 @@
-import { parseEmojiData } from "./emoji-data.generated.js";
+import { readFileSync } from "node:fs";
+import { EMOJI_DATA_FILE } from "./emoji-data.generated.js";
 
 /** One emoji of the emojibase compact data set (English). */
 export interface CompactEmoji {
@@ -20,10 +21,12 @@ export interface EmojiDataSet {
   shortcodes: readonly ShortcodeMap[];
 }
 
-let cached: EmojiDataSet | undefined;
-
-/** The emojibase data Chorus resolves emoji with, parsed once on first use. */
+/**
+ * The emojibase data Chorus resolves emoji with, read and parsed on each call: `resolveEmoji`
+ * builds its index from it once, on the first emoji it resolves, and keeps only the index, so
+ * neither the file's text nor the parsed data stays in memory (~4 MB of heap and ~0.2 s that a
+ * process resolving no emoji, such as a gateway that has not reacted yet, never spends).
+ */
 export function emojiDataSet(): EmojiDataSet {
-  cached ??= parseEmojiData();
-  return cached;
+  return JSON.parse(readFileSync(new URL(`./${EMOJI_DATA_FILE}`, import.meta.url), "utf8")) as EmojiDataSet;
 }

@@ -17,44 +17,60 @@ interface IndexedEntry {
   emoji: ResolvedEmoji | undefined;
 }
 
-/** A closed set of reactions a channel can express, with lookup and closest-match hints. */
+interface VocabularyIndex {
+  entries: readonly IndexedEntry[];
+  byText: Map<string, string>;
+  byEmoji: Map<string, string>;
+}
+
+/**
+ * A closed set of reactions a channel can express, with lookup and closest-match hints. Its emoji
+ * are resolved on the first lookup, not when it is defined: a channel defines its vocabulary when
+ * its module loads, and resolving the first emoji builds the emoji index (~0.2 s, a few MB) that a
+ * gateway should pay only when a reaction is first looked up.
+ */
 export class ReactionVocabulary {
   readonly names: readonly string[];
-  readonly #entries: readonly IndexedEntry[];
-  readonly #byText = new Map<string, string>();
-  readonly #byEmoji = new Map<string, string>();
+  readonly #given: readonly VocabularyEntry[];
+  #index: VocabularyIndex | undefined;
 
   constructor(entries: readonly (string | VocabularyEntry)[]) {
-    const indexed: IndexedEntry[] = [];
-    for (const raw of entries) {
-      const entry = typeof raw === "string" ? { name: raw } : raw;
+    this.#given = entries.map((raw) => (typeof raw === "string" ? { name: raw } : raw));
+    this.names = Object.freeze(this.#given.map((e) => e.name));
+  }
+
+  #indexed(): VocabularyIndex {
+    if (this.#index) return this.#index;
+    const index: VocabularyIndex = { entries: [], byText: new Map(), byEmoji: new Map() };
+    const entries: IndexedEntry[] = [];
+    for (const entry of this.#given) {
       const forms = [entry.name, ...(entry.matches ?? [])];
       const item: IndexedEntry = { name: entry.name, matches: entry.matches ?? [], texts: [], emoji: undefined };
       for (const form of forms) {
         const text = normalizeShortcode(form);
         item.texts.push(text);
-        if (!this.#byText.has(text)) this.#byText.set(text, entry.name);
+        if (!index.byText.has(text)) index.byText.set(text, entry.name);
         const emoji = resolveEmoji(form);
         if (!emoji) continue;
         item.emoji ??= emoji;
         const key = emojiKey(emoji.bare);
-        if (!this.#byEmoji.has(key)) this.#byEmoji.set(key, entry.name);
+        if (!index.byEmoji.has(key)) index.byEmoji.set(key, entry.name);
       }
-      indexed.push(item);
+      entries.push(item);
     }
-    this.#entries = indexed;
-    this.names = Object.freeze(indexed.map((e) => e.name));
+    index.entries = entries;
+    this.#index = index;
+    return index;
   }
 
   /** The entry `input` means (case-, colon- and selector-insensitive), or undefined. */
   lookup(input: string): string | undefined {
-    const byText = this.#byText.get(normalizeShortcode(input));
-    if (byText !== undefined) return byText;
+    const { byText, byEmoji } = this.#indexed();
+    const named = byText.get(normalizeShortcode(input));
+    if (named !== undefined) return named;
     const emoji = resolveEmoji(input);
     if (!emoji) return undefined;
-    return (
-      this.#byEmoji.get(emojiKey(emoji.bare)) ?? (emoji.base ? this.#byEmoji.get(emojiKey(emoji.base.bare)) : undefined)
-    );
+    return byEmoji.get(emojiKey(emoji.bare)) ?? (emoji.base ? byEmoji.get(emojiKey(emoji.base.bare)) : undefined);
   }
 
   has(name: string): boolean {
@@ -65,7 +81,7 @@ export class ReactionVocabulary {
   closest(input: string, limit = 3): string[] {
     const emoji = resolveEmoji(input);
     const text = normalizeShortcode(input);
-    const scored = this.#entries.map((entry, position) => {
+    const scored = this.#indexed().entries.map((entry, position) => {
       let score = 0;
       if (emoji && entry.emoji) score += emojiSimilarity(emoji, entry.emoji);
       if (emoji && entry.texts.some((t) => emoji.tags.includes(t))) score += 3;
@@ -83,9 +99,7 @@ export class ReactionVocabulary {
   /** The same vocabulary narrowed to `names` (a chat's allowed reactions, say). */
   restrict(names: Iterable<string>): ReactionVocabulary {
     const allowed = new Set(names);
-    return new ReactionVocabulary(
-      this.#entries.filter((e) => allowed.has(e.name)).map((e) => ({ name: e.name, matches: e.matches })),
-    );
+    return new ReactionVocabulary(this.#given.filter((e) => allowed.has(e.name)));
   }
 }
 
