@@ -5,6 +5,7 @@ import { afterAll, bench, describe } from "vitest";
 import { TurnQueue } from "../src/sessions/queue.js";
 import { SessionStore } from "../src/sessions/store.js";
 import { StateStore } from "../src/state/index.js";
+import { recordFigures } from "./support/results.js";
 
 const SESSIONS = 10_000;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -38,6 +39,11 @@ console.log(
     `(+${mb(after.rss - before.rss)} over the ${mb(before.rss)} before; JS heap +${mb(after.heapUsed - before.heapUsed)}); ` +
     `first flush (rows + the sessions.json mirror) ${firstFlushMs.toFixed(1)} ms`,
 );
+
+recordFigures("sessions", {
+  heapPer10kSessionsMB: { value: (after.heapUsed - before.heapUsed) / 1024 / 1024, unit: "MB" },
+  firstFlushMs: { value: firstFlushMs, unit: "ms", what: `${SESSIONS} sessions: rows + sessions.json mirror` },
+});
 
 afterAll(async () => {
   await store.flush();

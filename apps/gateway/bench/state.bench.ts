@@ -6,6 +6,7 @@ import { afterAll, bench, describe } from "vitest";
 import { InboxWriter } from "../src/runtime/inbox.js";
 import { StateStore } from "../src/state/index.js";
 import { startTestPostgres } from "../src/testing/postgres-server.js";
+import { type Figure, recordFigures } from "./support/results.js";
 import { fillSessions, measureTurnState, summary } from "./support/state-turn.js";
 import { percentile } from "./support/stats.js";
 
@@ -93,13 +94,37 @@ async function inboxThroughput(
   return { perSecond: messages / ((performance.now() - startedAt) / 1000), p99Ms: percentile(waits, 0.99) };
 }
 
+const inboxFigures: Record<string, Figure> = {};
 for (const inFlight of [1, 10, 100]) {
   const { perSecond, p99Ms } = await inboxThroughput(sqlite, 20_000, inFlight);
+  inboxFigures[`inboxPerSecond.inFlight${inFlight}`] = {
+    value: perSecond,
+    unit: "messages/s",
+    ...(inFlight === 100 ? { target: "≥ 5000" } : {}),
+  };
   console.log(
     `inbound committed to the inbox before acknowledgement, SQLite, ${inFlight} in flight: ` +
       `${Math.round(perSecond).toLocaleString("en")} messages/s (commit wait p99 ${p99Ms.toFixed(2)} ms)`,
   );
 }
+
+const p = (samples: typeof onSqlite, field: keyof (typeof onSqlite)[number], fraction: number) =>
+  percentile(
+    samples.map((sample) => sample[field]),
+    fraction,
+  );
+recordFigures("state", {
+  "sqlite.turnStateP50Ms": { value: p(onSqlite, "total", 0.5), unit: "ms" },
+  "sqlite.turnStateP99Ms": {
+    value: p(onSqlite, "total", 0.99),
+    unit: "ms",
+    target: "< 1",
+    what: `state cost of one turn at ${SESSIONS} sessions`,
+  },
+  "sqlite.fsyncP99Ms": { value: percentile(fsyncs, 0.99), unit: "ms", what: "one durable commit" },
+  "postgres.turnStateP99Ms": { value: p(onPostgres, "total", 0.99), unit: "ms" },
+  ...inboxFigures,
+});
 
 afterAll(async () => {
   await sqlite.close();

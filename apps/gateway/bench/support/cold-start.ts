@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,16 @@ export interface ColdStartSample {
   ms: number;
   /** The process's resident set size (VmRSS) right then, in bytes. */
   rssBytes: number;
+  /** VmRSS 2 s after `/healthz` first answered 200, in bytes. */
+  settledRssBytes: number;
+}
+
+export interface ColdStartOptions {
+  /** The config (`chorus.json`) to start with; without one, no config file (demo agent + webchat). */
+  config?: Record<string, unknown>;
+  timeoutMs?: number;
+  /** How long after ready `settledRssBytes` is read. */
+  settleMs?: number;
 }
 
 /** The resident set size of a process from `/proc/<pid>/status`, in bytes. */
@@ -25,15 +35,18 @@ export async function processRss(pid: number): Promise<number> {
 }
 
 /**
- * Spawns `node dist/cli/main.js start --port 0` in a fresh temp home without a config (the
- * out-of-the-box path: demo agent + webchat), times spawn → first `GET /healthz` 200, reads the
- * process's RSS at that moment, then stops it and removes the home.
+ * Spawns `node dist/cli/main.js start --port 0` in a fresh temp home, without a config (the
+ * out-of-the-box path: demo agent + webchat) or with `options.config`, times spawn → first
+ * `GET /healthz` 200, reads the process's RSS at that moment and `settleMs` later, then stops it
+ * and removes the home.
  */
-export async function measureColdStart(timeoutMs = 20_000): Promise<ColdStartSample> {
+export async function measureColdStart(options: ColdStartOptions = {}): Promise<ColdStartSample> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
   if (!existsSync(CLI)) {
     throw new Error(`${CLI} does not exist; build first: cd apps/gateway && npx tsc -b`);
   }
   const home = await mkdtemp(join(tmpdir(), "chorus-bench-cold-"));
+  if (options.config) await writeFile(join(home, "chorus.json"), JSON.stringify(options.config));
   const started = performance.now();
   const child = spawn(process.execPath, [CLI, "start", "--port", "0"], {
     env: { ...process.env, CHORUS_HOME: home, CHORUS_CONFIG: "", NO_PROXY: "127.0.0.1,localhost" },
@@ -71,7 +84,10 @@ export async function measureColdStart(timeoutMs = 20_000): Promise<ColdStartSam
     }
     const ms = performance.now() - started;
     const rssBytes = await processRss(child.pid as number);
-    return { ms, rssBytes };
+    await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 2_000));
+    if (child.exitCode !== null) throw new Error(`chorus start exited with ${child.exitCode} after ready:\n${output}`);
+    const settledRssBytes = await processRss(child.pid as number);
+    return { ms, rssBytes, settledRssBytes };
   } finally {
     if (child.exitCode === null) child.kill("SIGTERM");
     await exited;

@@ -30,6 +30,8 @@ export interface StartOptions {
   home?: string;
   args?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Flags for node itself, before the CLI (`--cpu-prof`, say). */
+  nodeArgs?: string[];
 }
 
 /** Starts the real `chorus start` process on a free port with its own CHORUS_HOME. */
@@ -39,7 +41,7 @@ export async function startGatewayProcess(options: StartOptions = {}): Promise<G
     const config = { ...options.config, gateway: { port: 0, ...(options.config?.gateway as object | undefined) } };
     await writeFile(join(home, "chorus.json"), JSON.stringify(config, null, 2));
   }
-  const child = spawn(process.execPath, [CLI, "start", ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, "start", ...(options.args ?? [])], {
     env: { ...process.env, CHORUS_HOME: home, CHORUS_CONFIG: "", NO_PROXY: "127.0.0.1,localhost", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,0 +1,80 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bench, describe } from "vitest";
+import { recordFigures } from "./support/results.js";
+
+// The production install of the gateway plus one channel (Telegram), as a user gets it: the release
+// check's installer (scripts/install-release.sh: every package packed, then `npm install
+// --omit=dev` from the tarballs, better-sqlite3 compiled in place), measured with `du`.
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const MB = 1024 * 1024;
+const dest = await mkdtemp(join(tmpdir(), "chorus-bench-install-"));
+execFileSync("bash", [join(ROOT, "scripts/install-release.sh"), dest, "telegram"], { stdio: "ignore" });
+const modules = join(dest, "node_modules");
+/** Disk usage of a path (`du -sk`), in bytes. */
+const du = (path: string): number =>
+  Number(execFileSync("du", ["-sk", path], { encoding: "utf8" }).split("\t")[0]) * 1024;
+
+const total = du(modules);
+const packages: [string, number][] = [];
+for (const entry of await readdir(modules, { withFileTypes: true })) {
+  if (!entry.isDirectory() || entry.name === ".bin") continue;
+  if (entry.name.startsWith("@")) {
+    for (const scoped of await readdir(join(modules, entry.name))) {
+      packages.push([`${entry.name}/${scoped}`, du(join(modules, entry.name, scoped))]);
+    }
+  } else packages.push([entry.name, du(join(modules, entry.name))]);
+}
+packages.sort((a, b) => b[1] - a[1]);
+// better-sqlite3 is compiled here (no prebuilt binary can be downloaded): its object files and
+// build tree stay in node_modules; a prebuilt install has only the .node file.
+const sqliteBuild = ["build/Release/obj", "build/Release/obj.target", "build/Release/.deps", "build/deps"]
+  .map((path) => join(modules, "better-sqlite3", path))
+  .reduce((sum, path) => sum + (safeDu(path) ?? 0), 0);
+const providers = packages.filter(([name]) => /^@ai-sdk\/(anthropic|google|openai)$|^ollama-ai-provider/.test(name));
+const providerBytes = providers.reduce((sum, [, bytes]) => sum + bytes, 0);
+await rm(dest, { recursive: true, force: true });
+
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+console.log(
+  `production install, gateway + Telegram: node_modules ${mb(total)} (target ≤ 32 MB), ${packages.length} packages; ` +
+    `${mb(total - sqliteBuild)} without better-sqlite3's build intermediates (${mb(sqliteBuild)}); ` +
+    `AI SDK providers ${mb(providerBytes)}; largest: ${packages
+      .slice(0, 8)
+      .map(([name, bytes]) => `${name} ${mb(bytes)}`)
+      .join(", ")}`,
+);
+recordFigures("install-footprint", {
+  nodeModulesMB: { value: total / MB, unit: "MB", target: "≤ 32", what: "gateway + Telegram, npm --omit=dev, du" },
+  withoutSqliteBuildMB: {
+    value: (total - sqliteBuild) / MB,
+    unit: "MB",
+    what: "the same less better-sqlite3's object files (what a prebuilt binary leaves)",
+  },
+  aiProvidersMB: { value: providerBytes / MB, unit: "MB", what: "@ai-sdk/{anthropic,google,openai}, ollama" },
+  packages: { value: packages.length, unit: "packages" },
+  ...Object.fromEntries(
+    packages.slice(0, 6).map(([name, bytes]) => [`largest.${name}`, { value: bytes / MB, unit: "MB" }]),
+  ),
+});
+
+function safeDu(path: string): number | undefined {
+  try {
+    return du(path);
+  } catch {
+    return undefined;
+  }
+}
+
+describe("install footprint", () => {
+  bench("figures above (the install happens once, at load)", () => {}, {
+    iterations: 1,
+    time: 0,
+    warmupIterations: 0,
+    warmupTime: 0,
+  });
+});

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// Merges what `turbo run bench` left in bench/results/ into bench/results.json: the figures each
+// benchmark recorded (gateway.<name>.json) and vitest's own per-bench statistics (<pkg>.vitest.json),
+// with the machine they were measured on, so one run can be compared with the next (git diff).
+// `--clean` removes bench/results/ (run before the benchmarks).
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, freemem, loadavg, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dir = `${root}bench/results/`;
+if (process.argv.includes("--clean")) {
+  // Before a run: no figure of an earlier run may be taken for one of this run.
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+if (!existsSync(dir)) throw new Error(`${dir} does not exist: run the benchmarks first (pnpm bench)`);
+const figures = {};
+const vitest = {};
+for (const file of readdirSync(dir).sort()) {
+  const data = JSON.parse(readFileSync(dir + file, "utf8"));
+  const vitestMatch = /^(.+)\.vitest\.json$/.exec(file);
+  if (vitestMatch) {
+    for (const benchFile of data.files ?? []) {
+      for (const group of benchFile.groups ?? []) {
+        for (const b of group.benchmarks ?? []) {
+          vitest[`${vitestMatch[1]}: ${group.fullName} > ${b.name}`] = {
+            hz: round(b.hz),
+            meanMs: round(b.mean),
+            p99Ms: round(b.p99),
+            samples: b.sampleCount ?? b.samples?.length,
+          };
+        }
+      }
+    }
+    continue;
+  }
+  const figuresMatch = /^(.+)\.json$/.exec(file);
+  if (figuresMatch) figures[figuresMatch[1]] = data;
+}
+if (Object.keys(figures).length === 0) throw new Error(`no benchmark recorded figures in ${dir}`);
+let commit = "unknown";
+try {
+  commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+} catch {}
+const cpu = cpus();
+const results = {
+  measuredAt: new Date().toISOString(),
+  commit,
+  machine: {
+    cpu: cpu[0]?.model ?? "unknown",
+    cores: cpu.length,
+    memoryGB: Math.round(totalmem() / 1024 ** 3),
+    freeMemoryGB: Math.round(freemem() / 1024 ** 3),
+    loadAverage1m: round(loadavg()[0]),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  },
+  figures,
+  vitest,
+};
+writeFileSync(`${root}bench/results.json`, `${JSON.stringify(results, null, 2)}\n`);
+const missed = [];
+for (const [bench, list] of Object.entries(figures)) {
+  for (const [name, f] of Object.entries(list)) {
+    const target = /^([≤≥<>])\s*([\d.]+)$/.exec(f.target ?? "");
+    if (!target) continue;
+    const limit = Number(target[2]);
+    const ok =
+      target[1] === "≤"
+        ? f.value <= limit
+        : target[1] === "<"
+          ? f.value < limit
+          : target[1] === "≥"
+            ? f.value >= limit
+            : f.value > limit;
+    if (!ok) missed.push(`${bench}.${name}: ${f.value} ${f.unit}, target ${f.target}`);
+  }
+}
+console.log(
+  `bench/results.json: ${Object.keys(figures).length} benchmarks, ${Object.keys(vitest).length} vitest benches`,
+);
+if (missed.length > 0) console.log(`targets not met (figures, not failures):\n  ${missed.join("\n  ")}`);
+
+function round(value) {
+  if (typeof value !== "number" || !Number.isFinite(value) || value === 0) return value;
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
+  return Number(value.toFixed(Math.min(digits, 4)));
+}
