@@ -30,13 +30,26 @@ export interface Completion {
   fence?: (sql: Sql) => Promise<void>;
 }
 
+interface Grouped {
+  completion: Completion;
+  resolve(rows: OutboxRow[]): void;
+  reject(error: unknown): void;
+}
+
 /**
  * Commits a completion in one transaction — transcript entries, session entries, the replies as
  * outbox rows, and the inbox row marked done — then sends the replies from the outbox, marking
  * each sent with the platform's message id. A crash before the commit leaves the inbox row to
  * be handled again; a crash after it leaves the replies in the outbox to be sent on restart.
+ *
+ * Completions without a transcript or replies (a group message buffered as context, a blocked
+ * message, a reaction handled) that arrive in the same tick share one transaction (group commit:
+ * with many busy groups a commit per message is most of the inbound cost); if that transaction
+ * fails, each is committed on its own, so one refused fence fails only its own completion.
  */
 export class TurnCommitter {
+  #group: Grouped[] | undefined;
+
   constructor(
     private readonly state: StateStore,
     private readonly tools: MessageToolCalls,
@@ -44,7 +57,41 @@ export class TurnCommitter {
   ) {}
 
   /** Commits; resolves with the outbox rows to deliver, in order. */
-  async commit(completion: Completion): Promise<OutboxRow[]> {
+  commit(completion: Completion): Promise<OutboxRow[]> {
+    if (completion.transcript || completion.replies.length > 0) return this.#commitOne(completion);
+    return new Promise((resolve, reject) => {
+      if (!this.#group) {
+        this.#group = [];
+        setImmediate(() => void this.#commitGroup());
+      }
+      this.#group.push({ completion, resolve, reject });
+    });
+  }
+
+  async #commitGroup(): Promise<void> {
+    const group = this.#group ?? [];
+    this.#group = undefined;
+    if (group.length === 1) {
+      const [only] = group as [Grouped];
+      return this.#commitOne(only.completion).then(only.resolve, only.reject);
+    }
+    const now = Date.now();
+    try {
+      await this.state.db.tx(async (sql) => {
+        for (const { completion } of group) {
+          if (completion.fence) await completion.fence(sql);
+          await this.state.sessions.save(sql, completion.sessions, now);
+          if (completion.inboxId !== undefined) await this.state.inbox.done(sql, completion.inboxId, now);
+        }
+      });
+    } catch {
+      for (const { completion, resolve, reject } of group) void this.#commitOne(completion).then(resolve, reject);
+      return;
+    }
+    for (const { resolve } of group) resolve([]);
+  }
+
+  async #commitOne(completion: Completion): Promise<OutboxRow[]> {
     const now = Date.now();
     return this.state.db.tx(async (sql) => {
       if (completion.fence) await completion.fence(sql);
