@@ -4,7 +4,7 @@
 // with the machine they were measured on, so one run can be compared with the next (git diff).
 // `--clean` removes bench/results/ (run before the benchmarks).
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 
@@ -13,12 +13,17 @@ const dir = `${root}bench/results/`;
 if (process.argv.includes("--clean")) {
   // Before a run: no figure of an earlier run may be taken for one of this run.
   rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const run = { startedAt: new Date().toISOString(), loadAverage1m: round(loadavg()[0]) };
+  writeFileSync(`${dir}run.json`, `${JSON.stringify(run)}\n`);
   process.exit(0);
 }
 if (!existsSync(dir)) throw new Error(`${dir} does not exist: run the benchmarks first (pnpm bench)`);
 const figures = {};
 const vitest = {};
+const run = existsSync(`${dir}run.json`) ? JSON.parse(readFileSync(`${dir}run.json`, "utf8")) : {};
 for (const file of readdirSync(dir).sort()) {
+  if (file === "run.json") continue;
   const data = JSON.parse(readFileSync(dir + file, "utf8"));
   const vitestMatch = /^(.+)\.vitest\.json$/.exec(file);
   if (vitestMatch) {
@@ -46,6 +51,7 @@ try {
 } catch {}
 const cpu = cpus();
 const results = {
+  startedAt: run.startedAt,
   measuredAt: new Date().toISOString(),
   commit,
   machine: {
@@ -53,7 +59,10 @@ const results = {
     cores: cpu.length,
     memoryGB: Math.round(totalmem() / 1024 ** 3),
     freeMemoryGB: Math.round(freemem() / 1024 ** 3),
-    loadAverage1m: round(loadavg()[0]),
+    // The 1-minute load average when the run started and when it ended: other work on a shared
+    // machine moves every timing figure, so a run is compared with one made under a similar load.
+    loadAverage1mAtStart: run.loadAverage1m,
+    loadAverage1mAtEnd: round(loadavg()[0]),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
   },
