@@ -1,0 +1,101 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { MessageToolCalls } from "../channels/message-tool.js";
+import { StateStore } from "../state/index.js";
+import { TurnCommitter } from "./commit.js";
+
+const noTools: MessageToolCalls = {
+  execute: () => Promise.reject(new Error("nothing is sent in these tests")),
+};
+
+describe("TurnCommitter: completions without a transcript or replies", () => {
+  let home: string;
+  let state: StateStore;
+  let transactions: number;
+
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), "chorus-commit-"));
+    state = await StateStore.open({ backend: "sqlite" }, { home });
+    transactions = 0;
+    const tx = state.db.tx.bind(state.db);
+    state.db.tx = (work, options) => {
+      transactions++;
+      return tx(work, options);
+    };
+  });
+
+  afterEach(async () => {
+    await state.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  /** Received inbox rows, one a session. */
+  async function received(count: number): Promise<number[]> {
+    const ids = await state.inbox.accept(
+      Array.from({ length: count }, (_, i) => ({
+        channel: "telegram",
+        account: "default",
+        eventId: `event-${i}`,
+        sessionKey: `agent:main:telegram:group:${i}`,
+        event: { type: "message", text: `message ${i}` },
+        refs: [],
+      })),
+      Date.now(),
+    );
+    transactions = 0;
+    return ids as number[];
+  }
+
+  const open = async () => (await state.inbox.received()).map((row) => row.id);
+
+  it("commits the ones of one tick in one transaction, each inbox row marked done", async () => {
+    const ids = await received(5);
+    const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
+    const rows = await Promise.all(
+      ids.map((id, i) =>
+        committer.commit({ sessionKey: `agent:main:telegram:group:${i}`, inboxId: id, sessions: [], replies: [] }),
+      ),
+    );
+    expect(rows).toEqual([[], [], [], [], []]);
+    expect(transactions).toBe(1);
+    expect(await open()).toEqual([]);
+  });
+
+  it("a fence that refuses fails only its own completion; the others of the tick commit", async () => {
+    const ids = await received(3);
+    const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
+    const refused = new Error("the lease is lost");
+    const outcomes = await Promise.allSettled(
+      ids.map((id, i) =>
+        committer.commit({
+          sessionKey: `agent:main:telegram:group:${i}`,
+          inboxId: id,
+          sessions: [],
+          replies: [],
+          ...(i === 1
+            ? {
+                fence: async () => {
+                  throw refused;
+                },
+              }
+            : {}),
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBe(refused);
+    // The shared transaction rolled back; each was then committed on its own.
+    expect(transactions).toBe(1 + 3);
+    expect(await open()).toEqual([ids[1]]);
+  });
+
+  it("one alone in its tick commits in its own transaction", async () => {
+    const [id] = await received(1);
+    const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
+    await committer.commit({ sessionKey: "agent:main:telegram:group:0", inboxId: id, sessions: [], replies: [] });
+    expect(transactions).toBe(1);
+    expect(await open()).toEqual([]);
+  });
+});
