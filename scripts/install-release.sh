@@ -47,4 +47,11 @@ npm install --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline --
 # The one native addon (the SQLite state store) is built here, against this Node's own headers; no
 # other package's install script runs.
 npm rebuild better-sqlite3 --no-audit --no-fund
+# Running needs only the addon (build/Release/better_sqlite3.node): the object files, the static
+# library, the build tree and the SQLite and C++ sources it was compiled from (~27 MB, most of a
+# production install) go. `npm rebuild better-sqlite3` needs them again: reinstall instead.
+sqlite=node_modules/better-sqlite3
+rm -rf "$sqlite/build/Release/obj" "$sqlite/build/Release/obj.target" "$sqlite/build/Release/.deps" \
+  "$sqlite/build/Release/sqlite3.a" "$sqlite/build/Release/test_extension.node" "$sqlite/build/deps" \
+  "$sqlite/deps" "$sqlite/src"
 echo "Installed: $dest/node_modules/.bin/chorus"
