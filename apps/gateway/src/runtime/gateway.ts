@@ -14,7 +14,7 @@ import { type ListeningServer, listen } from "../http/server.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { discoverChannels } from "../plugins/index.js";
 import { SystemEvents } from "../reaction-notifications/system-events.js";
-import { OpenedSessions, TurnQueue } from "../sessions/index.js";
+import { OpenedSessions, type SessionEntry, TurnQueue } from "../sessions/index.js";
 import { MessageIndex } from "../state/index.js";
 import { TurnCommitter } from "../turn/commit.js";
 import { TurnRunner } from "../turn/run.js";
@@ -28,6 +28,9 @@ import { InboxWriter } from "./inbox.js";
 import { LeaseKeeper } from "./leases.js";
 import { gatewayIdOf, openGatewayState } from "./state-setup.js";
 import { resolveToken } from "./token.js";
+
+/** The lease whose holder sends the heartbeats of accounts that run on every gateway. */
+const HEARTBEATS_LEASE = "heartbeats";
 
 /** How long a handled event's id is remembered (a redelivery within it is recognised). */
 const DEDUPE_WINDOW_MS = 7 * 86_400_000;
@@ -109,10 +112,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const committer = new TurnCommitter(state, tools, logger);
   const sessions = new OpenedSessions(paths.home, state);
   const sessionsOf = sessions.of;
-  const systemEvents = new SystemEvents();
+  const systemEvents = new SystemEvents(state);
   const failures = new ModelFailures();
   const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, logger });
-  const gate = new MessageGate({ config, failures, pairing: await PairingStore.open(state) });
+  const gate = new MessageGate({ config, failures, state, pairing: await PairingStore.open(state) });
   const leased = new Set<string>();
   const leases = new LeaseKeeper({
     state,
@@ -198,8 +201,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   for (const account of accounts)
     if (shared && account.holdsConnection) leased.add(`${account.entry.plugin.id}:${account.entry.accountId}`);
   await Promise.all(local.map((a) => a.entry.supervisor.start()));
-  leases.start(
-    accounts
+  // Heartbeats of accounts that run everywhere are sent by one gateway at a time: the one holding this lease.
+  const beating = shared && config.agents.defaults.heartbeat !== undefined;
+  leases.start([
+    ...accounts
       .filter((a) => leased.has(`${a.entry.plugin.id}:${a.entry.accountId}`))
       .map((a) => ({
         name: `${a.entry.plugin.id}:${a.entry.accountId}`,
@@ -209,7 +214,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         },
         stop: () => a.entry.supervisor.stop(),
       })),
-  );
+    ...(beating ? [{ name: HEARTBEATS_LEASE, start: async () => undefined, stop: async () => undefined }] : []),
+  ]);
   const watchHolders = async () => {
     for (const lease of await state.leases.all()) {
       leaseHolders.set(lease.name, lease.expiresAt > Date.now() ? lease.holder : "");
@@ -220,13 +226,31 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   // Whatever a crash left: messages received and not done, replies recorded and not sent.
   await dispatcher.sweep();
   // The dedupe record is kept a week; older done rows go, at start and every hour.
-  const prune = () => state.inbox.prune(Date.now() - DEDUPE_WINDOW_MS).catch(() => 0);
+  const prune = () =>
+    Promise.all([state.inbox.prune(Date.now() - DEDUPE_WINDOW_MS), systemEvents.prune()]).catch(() => 0);
   await prune();
   const pruning = setInterval(() => void prune(), 3_600_000);
   pruning.unref();
   // Several gateways: every second (work a dead gateway left); one: every 5 s (replies waiting for a channel to run).
   dispatcher.every(shared ? 1_000 : 5_000);
-  const heartbeats = await startHeartbeats({ config, agents, registry, sessionsOf, queue, turns, logger });
+  // A session's heartbeat runs where its account's lease is, or (accounts that run everywhere) where the heartbeats lease is.
+  const leaseOf = (session: SessionEntry) => {
+    const name = `${session.channel}:${session.accountId}`;
+    return leased.has(name) ? name : HEARTBEATS_LEASE;
+  };
+  const heartbeats = await startHeartbeats({
+    config,
+    agents,
+    registry,
+    sessionsOf,
+    queue,
+    turns,
+    state,
+    shared,
+    beatsHere: (session) => !shared || leases.held(leaseOf(session)) !== undefined,
+    fenceFor: (session) => (shared ? leases.fence(leaseOf(session)) : undefined),
+    logger,
+  });
 
   let closing: Promise<void> | undefined;
   return {

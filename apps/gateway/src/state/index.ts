@@ -1,5 +1,5 @@
 export { DbChannelStore, storeScope } from "./channel-store.js";
-export type { InboxInsert, InboxRow } from "./inbox-table.js";
+export type { BufferedRow, InboxInsert, InboxRow } from "./inbox-table.js";
 export type { Lease } from "./leases-table.js";
 export { MessageIndex, type MessageIndexOptions } from "./message-index.js";
 export type { OutboxInsert, OutboxRow } from "./outbox-table.js";

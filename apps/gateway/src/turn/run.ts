@@ -33,8 +33,11 @@ export interface TurnRunnerOptions {
   tools: MessageToolCalls;
   /** Commits a turn's result with its inbox row, then sends the reply from the outbox. */
   committer: TurnCommitter;
-  /** Notes for a session's next turn (reaction notifications). */
-  systemEvents: { drain(sessionKey: string): string[] };
+  /** Notes for a session's next turn (reaction notifications): read at its start, removed in its commit. */
+  systemEvents: {
+    peek(sessionKey: string): Promise<string[]>;
+    consume(sql: Sql, sessionKey: string, shown: readonly string[]): Promise<void>;
+  };
   /** The last model failure per agent, for the owner's `/status`. */
   failures?: ModelFailures;
   logger: Logger;
@@ -65,6 +68,8 @@ export interface TurnRequest {
   inboxId?: number;
   /** Runs first in the commit and may refuse it (a lost lease). */
   fence?: (sql: Sql) => Promise<void>;
+  /** More of the turn's commit (the group context's mark). */
+  also?: (sql: Sql) => Promise<void>;
 }
 
 /**
@@ -99,6 +104,7 @@ export class TurnRunner {
       conversation: address,
       ...(trigger ? { message: trigger.ref } : {}),
     };
+    const events = await this.options.systemEvents.peek(sessionKey);
     const system = turnSystemPrompt({
       agent,
       channelLabel: entry.plugin.label,
@@ -106,7 +112,7 @@ export class TurnRunner {
       reactionLevel,
       intro: request.intro,
       summaries,
-      events: this.options.systemEvents.drain(sessionKey),
+      events,
       think: session.settings.think,
     });
 
@@ -194,6 +200,10 @@ export class TurnRunner {
             },
           ],
       ...(request.fence ? { fence: request.fence } : {}),
+      also: async (sql: Sql) => {
+        await request.also?.(sql);
+        if (events.length > 0) await this.options.systemEvents.consume(sql, sessionKey, events);
+      },
     });
     store.committed(record.session);
     if (outbox.length > 0) {
