@@ -20,6 +20,7 @@ import { TurnCommitter } from "../turn/commit.js";
 import { TurnRunner } from "../turn/run.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
 import { configureAccounts } from "./accounts.js";
+import { createAgentApi } from "./agent-api.js";
 import { Dispatcher } from "./dispatcher.js";
 import { MessageGate } from "./gate.js";
 import { startHeartbeats } from "./heartbeats.js";
@@ -112,7 +113,17 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const systemEvents = new SystemEvents();
   const failures = new ModelFailures();
   const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, logger });
-  const gate = new MessageGate({ config, failures, pairing: await PairingStore.open(state) });
+  const pairing = await PairingStore.open(state);
+  const gate = new MessageGate({ config, failures, pairing });
+  const agentApi = createAgentApi({
+    registry,
+    state,
+    index,
+    pairing,
+    execute: (input) => tools.execute(input),
+    retentionMs: DEDUPE_WINDOW_MS,
+    logger,
+  });
   const leased = new Set<string>();
   const leases = new LeaseKeeper({
     state,
@@ -127,7 +138,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     agentFor: (entry) => agentFor(agents, entry.settings),
     sessionsOf,
     index,
-    inbox: new InboxWriter(state, fenceOf),
+    inbox: new InboxWriter(state, fenceOf, () => agentApi.events.notify()),
     registry,
     committer,
     fenceOf,
@@ -171,6 +182,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     hooks,
     tools,
     logger,
+    events: (after, write, signal) => agentApi.events.stream(after, write, signal),
+    mcp: (request) => agentApi.mcp.handle(request),
     channels: () =>
       registry.all().map((e) => ({
         id: e.plugin.id,
@@ -244,6 +257,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         const drained = await queue.drain(deadline);
         dispatcher.stop();
         if (!drained.drained) logger.warn({ abandoned: drained.abandoned }, "shutdown deadline: abandoned turns");
+        await agentApi.close();
         await leases.stop();
         await Promise.all(registry.all().map((e) => e.supervisor.stop()));
         await socket.close();
