@@ -30,8 +30,14 @@ const PAGE = 200;
  */
 export class EventHub {
   #wake = signal();
+  readonly #closing = new AbortController();
 
   constructor(private readonly options: EventHubOptions) {}
+
+  /** Ends every stream (the gateway is stopping). */
+  close(): void {
+    this.#closing.abort();
+  }
 
   /** New rows were committed: wake every stream. */
   notify(): void {

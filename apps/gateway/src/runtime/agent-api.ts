@@ -66,6 +66,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
     mcp,
     close: async () => {
       watch.stop();
+      events.close();
       await mcp.close();
     },
   };
