@@ -17,6 +17,7 @@ import { SystemEvents } from "../reaction-notifications/system-events.js";
 import { OpenedSessions, TurnQueue } from "../sessions/index.js";
 import { MessageIndex } from "../state/index.js";
 import { TurnCommitter } from "../turn/commit.js";
+import { ExternalTurns } from "../turn/external.js";
 import { TurnRunner } from "../turn/run.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
 import { configureAccounts } from "./accounts.js";
@@ -112,7 +113,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const sessionsOf = sessions.of;
   const systemEvents = new SystemEvents();
   const failures = new ModelFailures();
-  const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, logger });
+  // Calls from outside (the HTTP API, MCP) answer the turns of outside agents that wait for them.
+  const external = new ExternalTurns(tools);
+  const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, external, logger });
   const pairing = await PairingStore.open(state);
   const gate = new MessageGate({ config, failures, pairing });
   const agentApi = createAgentApi({
@@ -120,7 +123,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     state,
     index,
     pairing,
-    execute: (input) => tools.execute(input),
+    execute: (input) => external.execute(input),
     retentionMs: DEDUPE_WINDOW_MS,
     logger,
   });
@@ -180,7 +183,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     token,
     maxBodyBytes: config.gateway.maxBodyBytes,
     hooks,
-    tools,
+    tools: external,
     logger,
     events: (after, write, signal) => agentApi.events.stream(after, write, signal),
     mcp: (request) => agentApi.mcp.handle(request),
