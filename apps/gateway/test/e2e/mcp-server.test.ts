@@ -1,3 +1,5 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFakeTalk, type FakeTalk } from "@chorus/channel-nextcloud/testing";
@@ -9,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, FIXTURES, type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { openEvents } from "../support/sse-client.js";
 
 const TELEGRAM = fileURLToPath(new URL("../../../../packages/channel-telegram", import.meta.url));
 const NEXTCLOUD = fileURLToPath(new URL("../../../../packages/channel-nextcloud", import.meta.url));
@@ -207,9 +210,10 @@ describe("the MCP server: real SDK clients over Streamable HTTP and stdio agains
     });
   }
 
-  it("a channel going down sends tools/list_changed (and its tool is gone until it is back)", async () => {
+  it("a channel going down sends tools/list_changed, and a status event on the event stream", async () => {
     const client = await httpClient();
     await allUp(client);
+    const stream = await openEvents(gateway.url, gateway.token);
     let changes = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changes++;
@@ -222,7 +226,55 @@ describe("the MCP server: real SDK clients over Streamable HTTP and stdio agains
     // Back after the backoff: listed again, with one more notification.
     await waitFor(() => changes > 1, { timeoutMs: 10_000, message: "tools/list_changed when it is back" });
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("message_flaky");
+    const flaky = stream.events.filter((e) => e.data.type === "status" && e.data.channel === "flaky");
+    expect(flaky.map((e) => e.data.up)).toContain(false);
+    await waitFor(
+      () => stream.events.some((e) => e.data.type === "status" && e.data.channel === "flaky" && e.data.up === true),
+      { timeoutMs: 5_000, message: "the status event of flaky running again" },
+    );
+    expect(flaky.every((e) => e.id === undefined)).toBe(true);
+    stream.close();
   }, 30_000);
+
+  it("chorus mcp starts a gateway when none answers (logs on stderr, the protocol on stdout)", async () => {
+    const home = await mkdtemp(join(tmpdir(), "chorus-mcp-home-"));
+    await writeFile(
+      join(home, "chorus.json"),
+      JSON.stringify({
+        gateway: { port: 0 },
+        plugins: { load: [join(FIXTURES, "memory-channel")] },
+        channels: { memory: { baseUrl: platform.url, token: platform.token, pollWaitMs: 2000 } },
+      }),
+    );
+    let stderr = "";
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp"],
+      env: { ...(process.env as Record<string, string>), CHORUS_HOME: home, CHORUS_CONFIG: "" },
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const client = new Client({ name: "test-start", version: "1" });
+    try {
+      await client.connect(transport);
+      await waitFor(async () => (await client.listTools()).tools.some((t) => t.name === "message_memory"), {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+        message: "the started gateway's memory account",
+      });
+      const sent = await call(client, "message_memory", { action: "send", target: "team", text: "from a started one" });
+      expect(sent.isError).toBeFalsy();
+      expect(platform.messagesIn("team").some((m) => m.text === "from a started one")).toBe(true);
+      expect(stderr).toContain("started a gateway");
+      const token = (await readFile(join(home, "gateway-token"), "utf8")).trim();
+      expect(stderr).not.toContain(token);
+    } finally {
+      await client.close();
+      await removeHome(home);
+    }
+  }, 40_000);
 
   it("/mcp with a wrong token is 401", async () => {
     const response = await fetch(`${gateway.url}/mcp`, {
