@@ -10,6 +10,10 @@ export interface McpToolSource {
   ): Promise<{ [key: string]: unknown; content: { type: "text"; text: string }[]; isError?: boolean }>;
 }
 
+/** What the server tells the agent about itself at initialisation. */
+export const MCP_INSTRUCTIONS =
+  "Chorus connects you to chat apps. Each message_<channel> tool sends and reacts on one channel account; its description says that channel's rules. list_channels shows the accounts, recent_messages the last messages of a conversation. Errors come back as results with a code (E_UNSUPPORTED, E_EMOJI_REQUIRED, …) and often a hint.";
+
 /** The name and version the server introduces itself with. */
 export const MCP_SERVER_INFO = { name: "chorus", version: "1" } as const;
 
@@ -19,8 +23,7 @@ export function createMcpServer(source: McpToolSource, version: string = MCP_SER
     { name: MCP_SERVER_INFO.name, version },
     {
       capabilities: { tools: { listChanged: true } },
-      instructions:
-        "Chorus connects you to chat apps. Each message_<channel> tool sends and reacts on one channel account; its description says that channel's rules. list_channels shows the accounts, recent_messages the last messages of a conversation. Errors come back as results with a code (E_UNSUPPORTED, E_EMOJI_REQUIRED, …) and often a hint.",
+      instructions: MCP_INSTRUCTIONS,
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: source.list() }));
