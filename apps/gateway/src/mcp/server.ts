@@ -12,7 +12,7 @@ export interface McpToolSource {
 
 /** What the server tells the agent about itself at initialisation. */
 export const MCP_INSTRUCTIONS =
-  "Chorus connects you to chat apps. Each message_<channel> tool sends and reacts on one channel account; its description says that channel's rules. list_channels shows the accounts, recent_messages the last messages of a conversation. Errors come back as results with a code (E_UNSUPPORTED, E_EMOJI_REQUIRED, …) and often a hint.";
+  "Chorus connects you to chat apps. Each message_<channel> (or message_<channel>_<account>) tool sends and reacts on one channel account; its description says that channel's rules. You call them from outside a conversation: always pass target (the conversation id, from an event or an earlier message), and messageId (from recent_messages or an event) to react; channel and account are the tool's own. list_channels shows the accounts, recent_messages the last messages of a conversation. Errors come back as results with a code (E_UNSUPPORTED, E_EMOJI_REQUIRED, …) and often a hint.";
 
 /** The name and version the server introduces itself with. */
 export const MCP_SERVER_INFO = { name: "chorus", version: "1" } as const;

@@ -72,7 +72,8 @@ export class McpTools {
       const definition = this.#definitionOf(entry);
       return {
         name: messageToolName(entry.plugin.id, entry.accountId),
-        description: `${definition.description} Channel ${entry.plugin.id}, account ${entry.accountId}: pass target (the conversation id), and messageId (from an event or recent_messages) to react.`,
+        // Exactly what the built-in agent gets; how to route a call from outside a turn is in the server's instructions.
+        description: definition.description,
         inputSchema: definition.jsonSchema as McpTool["inputSchema"],
       };
     });

@@ -2,9 +2,12 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import nextcloudPlugin from "@chorus/channel-nextcloud";
 import { createFakeTalk, type FakeTalk } from "@chorus/channel-nextcloud/testing";
+import telegramPlugin from "@chorus/channel-telegram";
 import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
-import { createMemoryPlatform, type MemoryPlatform, waitFor } from "@chorus/testkit";
+import { buildMessageTool, type ChannelPlugin, type ReactionLevel } from "@chorus/core";
+import { createMemoryChannel, createMemoryPlatform, type MemoryPlatform, waitFor } from "@chorus/testkit";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -136,6 +139,24 @@ describe("the MCP server: real SDK clients over Streamable HTTP and stdio agains
         expect(actions("message_memory_quiet")).toEqual(["send"]);
         expect(props("message_memory_quiet")).not.toContain("emoji");
         expect(actions("message_memory")).toContain("react");
+        // Schema and description are core's, exactly as the built-in agent gets them for that channel and level.
+        const core = (plugin: ChannelPlugin<unknown>, reactionLevel?: ReactionLevel) =>
+          buildMessageTool({
+            capabilities: plugin.capabilities,
+            channel: plugin.label,
+            ...(reactionLevel ? { reactionLevel } : {}),
+            ...(plugin.vocabulary ? { vocabulary: plugin.vocabulary } : {}),
+          });
+        const memory = createMemoryChannel() as ChannelPlugin<unknown>;
+        for (const [name, expected] of [
+          ["message_telegram", core(telegramPlugin as ChannelPlugin<unknown>)],
+          ["message_nextcloud", core(nextcloudPlugin as ChannelPlugin<unknown>)],
+          ["message_memory", core(memory)],
+          ["message_memory_quiet", core(memory, "off")],
+        ] as const) {
+          expect(byName.get(name)?.description).toBe(expected.description);
+          expect(byName.get(name)?.inputSchema).toEqual(expected.jsonSchema);
+        }
       });
 
       it("list_channels names the accounts, their state and their tool", async () => {
