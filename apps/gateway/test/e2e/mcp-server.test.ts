@@ -19,6 +19,8 @@ import { openEvents } from "../support/sse-client.js";
 const TELEGRAM = fileURLToPath(new URL("../../../../packages/channel-telegram", import.meta.url));
 const NEXTCLOUD = fileURLToPath(new URL("../../../../packages/channel-nextcloud", import.meta.url));
 const SECRET = "nextcloud-shared-secret-0123456789abcdef";
+const GROUP = -1002000000001;
+const ANN = { id: 501, is_bot: false as const, first_name: "Ann" };
 
 interface ResultBody {
   ok: boolean;
@@ -42,6 +44,7 @@ describe("the MCP server: real SDK clients over Streamable HTTP and stdio agains
     platform.addConversation({ id: "team", kind: "group", title: "Team", members: [{ id: "ann", name: "Ann" }] });
     telegram = createFakeTelegram();
     await telegram.start();
+    telegram.addChat({ id: GROUP, type: "supergroup", title: "Family" });
     talk = createFakeTalk();
     await talk.start();
     const memory = { baseUrl: platform.url, token: platform.token, pollWaitMs: 2000, groupPolicy: "open" };
@@ -195,6 +198,32 @@ describe("the MCP server: real SDK clients over Streamable HTTP and stdio agains
         expect(reacted.isError).toBeFalsy();
         expect(reacted.structuredContent).toMatchObject({ ok: true, op: "add" });
         expect(platform.botReactions(said.id)).toEqual(["👍"]);
+      });
+
+      it("Telegram through its tool: one reaction per message, a new one replaces the bot's", async () => {
+        const said = telegram.userSends({ chatId: GROUP, from: ANN, text: `pizza? (${transport})` });
+        const target = String(GROUP);
+        const messageId = String(said.message_id);
+        // The message is in the index once the gateway took the update.
+        await waitFor(
+          async () =>
+            (await call(client, "recent_messages", { channel: "telegram", target })).structuredContent.messages.some(
+              (m) => m.messageId === messageId,
+            ),
+          { timeoutMs: 10_000, intervalMs: 50, message: "the Telegram message in the index" },
+        );
+        const first = await call(client, "message_telegram", { action: "react", target, messageId, emoji: "👍" });
+        expect(first.isError).toBeFalsy();
+        expect(telegram.botReactions(GROUP, said.message_id)).toEqual(["👍"]);
+        const second = await call(client, "message_telegram", { action: "react", target, messageId, emoji: "🔥" });
+        expect(second.isError).toBeFalsy();
+        expect(telegram.botReactions(GROUP, said.message_id)).toEqual(["🔥"]);
+        const unsupported = await call(client, "message_telegram", { action: "react", target, messageId, emoji: "🦜" });
+        expect(unsupported).toMatchObject({
+          isError: true,
+          structuredContent: { error: { code: "E_UNSUPPORTED_EMOJI" } },
+        });
+        expect(telegram.botReactions(GROUP, said.message_id)).toEqual(["🔥"]);
       });
 
       it("errors are tool results with core's codes, never protocol errors", async () => {
