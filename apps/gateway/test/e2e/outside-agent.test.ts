@@ -68,6 +68,8 @@ describe("an outside agent (provider external): the example reads the stream and
       message: "the ack reaction while the turn waits",
     });
     expect(platform.messagesIn("dm-ann").filter((m) => m.senderId === "bot")).toEqual([]);
+    // Typing shows while it waits (a direct chat types at once, as for the built-in agent).
+    await waitFor(() => platform.state.typing.get("dm-ann") === true, { message: "typing while the turn waits" });
 
     // The example starts from the oldest event the gateway keeps, so it hears the waiting message.
     agent = spawn(process.execPath, [EXAMPLE], {
@@ -86,6 +88,7 @@ describe("an outside agent (provider external): the example reads the stream and
       timeoutMs: 10_000,
       message: "the ack removed when the turn ended",
     });
+    await waitFor(() => platform.state.typing.get("dm-ann") === false, { message: "typing off after the turn" });
     // One answer: the gateway sent nothing of its own.
     expect(
       platform
@@ -112,4 +115,61 @@ describe("an outside agent (provider external): the example reads the stream and
     });
     expect(await transcriptOf("agent:main:memory:group:team")).toContain("@Chorus ping");
   }, 40_000);
+});
+
+describe("an outside agent that does not answer: the turn ends at timeoutMs", () => {
+  let platform: MemoryPlatform;
+  let gateway: GatewayProcess;
+
+  beforeAll(async () => {
+    platform = createMemoryPlatform();
+    await platform.start();
+    platform.addConversation({ id: "dm-ann", kind: "direct", members: [{ id: "ann", name: "Ann" }] });
+    gateway = await startGatewayProcess({
+      config: {
+        plugins: { load: [join(FIXTURES, "memory-channel")] },
+        channels: {
+          memory: { baseUrl: platform.url, token: platform.token, pollWaitMs: 2000, dmPolicy: "open" },
+          webchat: { enabled: false },
+        },
+        messages: { ackReactionScope: "all" },
+        agents: { list: [{ id: "main", name: "Chorus", model: { provider: "external", timeoutMs: 1000 } }] },
+      },
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await platform?.close();
+    if (gateway) await removeHome(gateway.home);
+  });
+
+  it("shows the ack while it waits, then takes it away and sends nothing; the next message gets its own turn", async () => {
+    const first = platform.userSends({ conversationId: "dm-ann", senderId: "ann", text: "anyone?" });
+    await waitFor(() => platform.botReactions(first.id).includes("👀"), { timeoutMs: 10_000, message: "the ack" });
+    await waitFor(() => platform.botReactions(first.id).length === 0, {
+      timeoutMs: 10_000,
+      message: "the ack removed at the timeout",
+    });
+    const second = platform.userSends({ conversationId: "dm-ann", senderId: "ann", text: "still there?" });
+    await waitFor(() => platform.botReactions(second.id).includes("👀"), {
+      timeoutMs: 10_000,
+      message: "the next turn's ack",
+    });
+    // An answer now belongs to the waiting turn of the second message.
+    const answer = await gateway.call("POST", "/v1/tools/message", {
+      channel: "memory",
+      target: "dm-ann",
+      action: "send",
+      text: "here",
+    });
+    expect(answer.status).toBe(200);
+    await waitFor(() => platform.botReactions(second.id).length === 0, { message: "the ack removed at the answer" });
+    expect(
+      platform
+        .messagesIn("dm-ann")
+        .filter((m) => m.senderId === "bot")
+        .map((m) => m.text),
+    ).toEqual(["here"]);
+  }, 30_000);
 });
