@@ -18,6 +18,12 @@ export async function mcpCommand(
     // No gateway runs: this process runs one, logging to stderr (stdout carries the protocol).
     const logger: Logger = createLogger({ destination: (await import("pino")).pino.destination(2), format: "json" });
     const { startGateway } = await import("../runtime/gateway.js");
+    const { containChannelErrors } = await import("../channels/containment.js");
+    // As `chorus start`: a channel's stray rejection restarts that channel; the gateway's own ends it.
+    containChannelErrors((error, how) => {
+      logger.fatal({ err: error, how }, "the gateway failed; exiting");
+      process.exit(1);
+    });
     const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger });
     endpoint = { url: gateway.url, token: gateway.token };
     stop = () => gateway.close();
