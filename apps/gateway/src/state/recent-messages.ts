@@ -5,7 +5,7 @@ import type { SqlDb } from "./sql/sql.js";
 export interface RecentMessage {
   messageId: string;
   fromBot: boolean;
-  /** The text, where the inbox (inbound) or the outbox (the gateway's replies) still has it. */
+  /** The text, where the inbox (inbound), the outbox (the gateway's replies) or a transcript (an outside agent's answer) has it. */
   text?: string;
   sender?: { id: string; name?: string };
   /** Epoch ms, where known. */
@@ -15,11 +15,14 @@ export interface RecentMessage {
 
 /** How many inbox and outbox rows of the account are read to find the texts. */
 const TEXT_SCAN_ROWS = 2_000;
+/** How many transcript entries of each session of the conversation are read. */
+const TRANSCRIPT_SCAN_ROWS = 200;
 
 /**
  * The last `limit` messages of a conversation, newest last: their ids and order from the message
  * index (`message_refs`, bounded per conversation), their texts from the inbox and the outbox
- * (kept for the inbox's dedupe window). A message sent through the API or a tool shows without text.
+ * (kept for the inbox's dedupe window), and the bot's answers recorded in the conversation's
+ * session transcripts. A message sent through the API outside any turn shows without text.
  */
 export async function recentMessages(
   db: SqlDb,
@@ -35,14 +38,16 @@ export async function recentMessages(
   if (messages.length === 0) return [];
   const wanted = new Set(messages.map((m) => m.messageId));
   const inbound = new Map<string, InboundMessageEvent>();
-  const inbox = await db.all<{ event: string }>(
-    "SELECT event FROM inbox WHERE channel = $1 AND account = $2 ORDER BY id DESC LIMIT $3",
+  const sessions = new Set<string>();
+  const inbox = await db.all<{ event: string; session_key: string | null }>(
+    "SELECT event, session_key FROM inbox WHERE channel = $1 AND account = $2 ORDER BY id DESC LIMIT $3",
     [where.channel, where.account, TEXT_SCAN_ROWS],
   );
   for (const row of inbox) {
     const event = JSON.parse(row.event) as InboundMessageEvent;
-    if (event.type === "message" && event.conversation.id === where.conversation && wanted.has(event.ref.messageId))
-      inbound.set(event.ref.messageId, event);
+    if (event.type !== "message" || event.conversation.id !== where.conversation) continue;
+    if (row.session_key) sessions.add(row.session_key);
+    if (wanted.has(event.ref.messageId)) inbound.set(event.ref.messageId, event);
   }
   const replies = new Map<string, { text: string; sent_at: number | null }>();
   const outbox = await db.all<{ text: string; platform_id: string; sent_at: number | null }>(
@@ -51,6 +56,8 @@ export async function recentMessages(
     [where.channel, where.account, TEXT_SCAN_ROWS],
   );
   for (const row of outbox) if (wanted.has(row.platform_id)) replies.set(row.platform_id, row);
+  for (const [messageId, answer] of await transcriptAnswers(db, sessions, wanted))
+    if (!replies.has(messageId)) replies.set(messageId, answer);
   return messages.map((ref): RecentMessage => {
     const event = inbound.get(ref.messageId);
     const reply = replies.get(ref.messageId);
@@ -65,4 +72,31 @@ export async function recentMessages(
       ...(ref.threadId ? { threadId: ref.threadId } : {}),
     };
   });
+}
+
+/** The bot's answers with a message id in the transcripts of these sessions, by message id. */
+async function transcriptAnswers(
+  db: SqlDb,
+  sessionKeys: ReadonlySet<string>,
+  wanted: ReadonlySet<string>,
+): Promise<Map<string, { text: string; sent_at: number | null }>> {
+  const answers = new Map<string, { text: string; sent_at: number | null }>();
+  for (const key of sessionKeys) {
+    const session = await db.one<{ entry: string }>("SELECT entry FROM sessions WHERE key = $1", [key]);
+    const sessionId = session && (JSON.parse(session.entry) as { sessionId?: string }).sessionId;
+    if (!sessionId) continue;
+    const rows = await db.all<{ entry: string; message_id: string | null }>(
+      "SELECT entry, message_id FROM transcripts WHERE session_id = $1 ORDER BY id DESC LIMIT $2",
+      [sessionId, TRANSCRIPT_SCAN_ROWS],
+    );
+    for (const row of rows) {
+      const entry = JSON.parse(row.entry) as { role?: string; content?: string; at?: string; messageId?: string };
+      const messageId = row.message_id ?? entry.messageId;
+      if (entry.role !== "assistant" || !messageId || !wanted.has(messageId) || typeof entry.content !== "string")
+        continue;
+      const at = entry.at ? Date.parse(entry.at) : Number.NaN;
+      answers.set(messageId, { text: entry.content, sent_at: Number.isNaN(at) ? null : at });
+    }
+  }
+  return answers;
 }

@@ -191,7 +191,17 @@ describe.each(BACKENDS)("the state layer on $name", ({ config }) => {
       1,
     );
     const id = await state.db.tx(async (sql) => {
-      await state.refs.put(sql, [ref("c", "b1", { fromBot: true }), ref("c", "b2", { fromBot: true })]);
+      await state.refs.put(sql, [
+        ref("c", "b1", { fromBot: true }),
+        ref("c", "b2", { fromBot: true }),
+        ref("c", "b3", { fromBot: true }),
+      ]);
+      // An outside agent's answer: in the session's transcript with its message id, never in the outbox.
+      await state.sessions.save(sql, [{ key: "s", agentId: "main", entry: { sessionId: "sid-1" } }], 2);
+      await state.transcripts.append(sql, "sid-1", [
+        { role: "user", content: "[batch] hi", at: "1970-01-01T00:00:00.001Z", messageId: "m1" },
+        { role: "assistant", content: "answered outside", at: "1970-01-01T00:00:00.004Z", messageId: "b3" },
+      ]);
       return state.outbox.add(
         sql,
         { sessionKey: "s", channel: "telegram", account: "default", scope: {}, text: "hello Ann", idempotencyKey: "k" },
@@ -203,10 +213,11 @@ describe.each(BACKENDS)("the state layer on $name", ({ config }) => {
     expect(await recentMessages(state.db, where, 10)).toEqual([
       { messageId: "m1", fromBot: false, text: "hi", sender: { id: "ann", name: "Ann" }, at: 1000 },
       { messageId: "b1", fromBot: true, text: "hello Ann", at: 3 },
-      // Sent through the API: in the index, without its text.
+      // Sent through the API outside any turn: in the index, without its text.
       { messageId: "b2", fromBot: true },
+      { messageId: "b3", fromBot: true, text: "answered outside", at: 4 },
     ]);
-    expect((await recentMessages(state.db, where, 1)).map((m) => m.messageId)).toEqual(["b2"]);
+    expect((await recentMessages(state.db, where, 1)).map((m) => m.messageId)).toEqual(["b3"]);
   });
 
   it("a fence that throws commits nothing of the batch", async () => {
