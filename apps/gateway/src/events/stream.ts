@@ -54,7 +54,9 @@ export class EventHub {
   ): Promise<void> {
     const { state, filter, watch } = this.options;
     const bounds = await state.inbox.bounds();
-    let cursor = after ?? bounds.newest;
+    // An id past the newest row is not one of this inbox's (a new database): from now, and say so.
+    const unknown = after !== undefined && after > bounds.newest;
+    let cursor = after === undefined || unknown ? bounds.newest : after;
     let statuses: ChannelState[] = [];
     const unlisten = watch.listen((changed) => {
       statuses.push(...changed);
@@ -67,7 +69,10 @@ export class EventHub {
           retentionMs: this.options.retentionMs,
           oldestId: String(bounds.oldest),
           newestId: String(bounds.newest),
-          ...(after !== undefined ? { resumedAfter: String(after) } : {}),
+          ...(after !== undefined && !unknown ? { resumedAfter: String(after) } : {}),
+          // Rows between the client's id and the oldest kept one were pruned (older than retentionMs).
+          ...(after !== undefined && !unknown && bounds.oldest > after + 1 ? { missedBeyondRetention: true } : {}),
+          ...(unknown ? { unknownLastEventId: String(after) } : {}),
           channels: watch.states(),
         }),
       });

@@ -60,6 +60,16 @@ describe("GET /v1/events: the inbound event stream (a real SSE parser, a real ga
     expect((await openEvents(gateway.url, gateway.token, "abc")).status).toBe(400);
   });
 
+  it("a Last-Event-ID this inbox never had (a new database) starts from now, and the ready event says so", async () => {
+    const stream = await open("999999999");
+    await waitFor(() => stream.events.find((e) => e.data.type === "ready"), { message: "the ready event" });
+    expect(stream.events[0]?.data).toMatchObject({ type: "ready", unknownLastEventId: "999999999" });
+    expect(stream.events[0]?.data.resumedAfter).toBeUndefined();
+    platform.userSends({ conversationId: "team", senderId: "ann", text: "fresh start" });
+    await waitFor(() => textsOf(stream).includes("fresh start"), { timeoutMs: 10_000, message: "a new event" });
+    stream.close();
+  });
+
   it("streams messages after the access rules and reactions, as JSON with ids", async () => {
     const stream = await open();
     expect(stream.status).toBe(200);
