@@ -73,6 +73,8 @@ describe("GET /v1/events: the inbound event stream (a real SSE parser, a real ga
   it("streams messages after the access rules and reactions, as JSON with ids", async () => {
     const stream = await open();
     expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    expect(stream.headers.get("x-accel-buffering")).toBe("no");
     await waitFor(() => stream.events.find((e) => e.data.type === "ready"), { message: "the ready event" });
     const ready = stream.events[0]?.data;
     expect(ready).toMatchObject({ type: "ready", retentionMs: 7 * 86_400_000 });

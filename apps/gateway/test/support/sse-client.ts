@@ -3,6 +3,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 /** One open `GET /v1/events` stream, read with a real SSE parser over fetch. */
 export interface SseStream {
   status: number;
+  headers: Headers;
   /** Every event so far: its SSE id (if any) and its JSON data. */
   events: { id?: string; data: Record<string, unknown> }[];
   /** The SSE id of the last event that had one (what a client sends as `Last-Event-ID`). */
@@ -42,6 +43,7 @@ export async function openEvents(url: string, token: string, lastEventId?: strin
   })();
   return {
     status: response.status,
+    headers: response.headers,
     events,
     lastEventId: () => last,
     ended,
