@@ -5,8 +5,7 @@ import type { ChannelRegistry } from "../channels/registry.js";
 import { ChannelWatch } from "../channels/watch.js";
 import { EventFilter } from "../events/filter.js";
 import { EventHub } from "../events/stream.js";
-import { McpHttpEndpoint } from "../mcp/http.js";
-import { createMcpServer } from "../mcp/server.js";
+import { lazyMcpEndpoint, type McpEndpoint } from "../mcp/lazy-endpoint.js";
 import { McpTools } from "../mcp/tools.js";
 import { type MessageIndex, recentMessages, type StateStore } from "../state/index.js";
 
@@ -26,7 +25,7 @@ export interface AgentApiOptions {
 export interface AgentApi {
   watch: ChannelWatch;
   events: EventHub;
-  mcp: McpHttpEndpoint;
+  mcp: McpEndpoint;
   close(): Promise<void>;
 }
 
@@ -45,7 +44,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
     execute: options.execute,
     recent: (where, limit) => recentMessages(state.db, where, limit),
   });
-  const mcp = new McpHttpEndpoint(() => createMcpServer(tools), logger);
+  const mcp = lazyMcpEndpoint(tools, logger);
   // An account that went down or came back changes the tool list (its `message` tool is offered only while it runs).
   const offered = (all: { channel: string; account: string; up: boolean }[]) =>
     all
