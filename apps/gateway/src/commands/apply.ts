@@ -130,6 +130,7 @@ function activationText(ctx: CommandContext, settings: SessionSettings): string 
 function modelText(agent: ResolvedAgent): string {
   const model = agent.model;
   if (model.provider === "demo") return "demo (the offline demo model)";
+  if (model.provider === "external") return "external (an outside agent answers through the API or MCP)";
   return modelLabel(model);
 }
 

@@ -17,9 +17,11 @@ import { SystemEvents } from "../reaction-notifications/system-events.js";
 import { OpenedSessions, type SessionEntry, TurnQueue } from "../sessions/index.js";
 import { MessageIndex } from "../state/index.js";
 import { TurnCommitter } from "../turn/commit.js";
+import { ExternalTurns } from "../turn/external.js";
 import { TurnRunner } from "../turn/run.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
 import { configureAccounts } from "./accounts.js";
+import { createAgentApi } from "./agent-api.js";
 import { Dispatcher } from "./dispatcher.js";
 import { MessageGate } from "./gate.js";
 import { startHeartbeats } from "./heartbeats.js";
@@ -114,8 +116,20 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const sessionsOf = sessions.of;
   const systemEvents = new SystemEvents(state);
   const failures = new ModelFailures();
-  const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, logger });
-  const gate = new MessageGate({ config, failures, state, pairing: await PairingStore.open(state) });
+  // Calls from outside (the HTTP API, MCP) answer the turns of outside agents that wait for them.
+  const external = new ExternalTurns(tools);
+  const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, external, logger });
+  const pairing = await PairingStore.open(state);
+  const gate = new MessageGate({ config, failures, state, pairing });
+  const agentApi = createAgentApi({
+    registry,
+    state,
+    index,
+    pairing,
+    execute: (input) => external.execute(input),
+    retentionMs: DEDUPE_WINDOW_MS,
+    logger,
+  });
   const leased = new Set<string>();
   const leases = new LeaseKeeper({
     state,
@@ -130,7 +144,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     agentFor: (entry) => agentFor(agents, entry.settings),
     sessionsOf,
     index,
-    inbox: new InboxWriter(state, fenceOf),
+    inbox: new InboxWriter(state, fenceOf, () => agentApi.events.notify()),
     registry,
     committer,
     fenceOf,
@@ -172,8 +186,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     token,
     maxBodyBytes: config.gateway.maxBodyBytes,
     hooks,
-    tools,
+    tools: external,
     logger,
+    events: (after, write, signal) => agentApi.events.stream(after, write, signal),
+    mcp: (request) => agentApi.mcp.handle(request),
     channels: () =>
       registry.all().map((e) => ({
         id: e.plugin.id,
@@ -268,6 +284,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         const drained = await queue.drain(deadline);
         dispatcher.stop();
         if (!drained.drained) logger.warn({ abandoned: drained.abandoned }, "shutdown deadline: abandoned turns");
+        await agentApi.close();
         await leases.stop();
         await Promise.all(registry.all().map((e) => e.supervisor.stop()));
         await socket.close();

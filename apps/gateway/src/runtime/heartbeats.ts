@@ -36,6 +36,8 @@ export async function startHeartbeats(deps: HeartbeatDeps): Promise<HeartbeatSch
   if (!heartbeat) return [];
   const schedulers: HeartbeatScheduler[] = [];
   for (const agent of deps.agents) {
+    // An outside agent hears nothing but chat events: no heartbeats for it.
+    if (agent.model.provider === "external") continue;
     const { store } = await deps.sessionsOf(agent.id);
     const scheduler = new HeartbeatScheduler({
       everyMs: heartbeat.every,

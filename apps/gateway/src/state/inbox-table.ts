@@ -107,6 +107,23 @@ export class InboxTable {
     return rows.map(toRow).filter((row) => !wanted || wanted.has(`${row.channel}\u0000${row.account}`));
   }
 
+  /** Rows after `id`, oldest first, at most `limit` (the event stream reads the inbox this way). */
+  async after(id: number, limit: number): Promise<InboxRow[]> {
+    const rows = await this.db.all<RawRow>(`SELECT ${COLUMNS} FROM inbox WHERE id > $1 ORDER BY id LIMIT $2`, [
+      id,
+      limit,
+    ]);
+    return rows.map(toRow);
+  }
+
+  /** The newest and the oldest row id still kept (0 when the inbox is empty). */
+  async bounds(): Promise<{ oldest: number; newest: number }> {
+    const row = await this.db.one<{ oldest: number | null; newest: number | null }>(
+      "SELECT min(id) AS oldest, max(id) AS newest FROM inbox",
+    );
+    return { oldest: Number(row?.oldest ?? 0), newest: Number(row?.newest ?? 0) };
+  }
+
   /** The oldest row of a session still to handle. */
   async next(sessionKey: string): Promise<InboxRow | undefined> {
     const raw = await this.db.one<RawRow>(
