@@ -1,6 +1,6 @@
-import type { MessageToolInput, MessageToolSuccess } from "@chorus/core";
 import type { Logger } from "pino";
 import type { PairingStore } from "../access/pairing-store.js";
+import type { MessageToolCalls } from "../channels/message-tool.js";
 import type { ChannelRegistry } from "../channels/registry.js";
 import { ChannelWatch } from "../channels/watch.js";
 import { EventFilter } from "../events/filter.js";
@@ -8,14 +8,15 @@ import { EventHub } from "../events/stream.js";
 import { lazyMcpEndpoint, type McpEndpoint } from "../mcp/lazy-endpoint.js";
 import { McpTools } from "../mcp/tools.js";
 import { type MessageIndex, recentMessages, type StateStore } from "../state/index.js";
+import { ExternalTurns } from "../turn/external.js";
 
 export interface AgentApiOptions {
   registry: ChannelRegistry;
   state: StateStore;
   index: MessageIndex;
   pairing: PairingStore;
-  /** Runs a `message` call made by an outside agent (MCP): through the external turns, then the executor. */
-  execute(input: MessageToolInput): Promise<MessageToolSuccess>;
+  /** Runs `message` calls; an outside agent's (MCP, the HTTP API) go through the external turns first. */
+  tools: MessageToolCalls;
   /** How far back `Last-Event-ID` can resume (the inbox keeps handled rows this long). */
   retentionMs: number;
   logger: Logger;
@@ -23,6 +24,8 @@ export interface AgentApiOptions {
 
 /** What the gateway offers outside agents: the event stream (`/v1/events`) and the MCP server (`/mcp`). */
 export interface AgentApi {
+  /** The turns of outside agents (`provider: "external"`), answered by their calls. */
+  external: ExternalTurns;
   watch: ChannelWatch;
   events: EventHub;
   mcp: McpEndpoint;
@@ -32,6 +35,7 @@ export interface AgentApi {
 /** Sets up the event stream and the MCP endpoint; both follow the channels' states. */
 export function createAgentApi(options: AgentApiOptions): AgentApi {
   const { registry, state, index, logger } = options;
+  const external = new ExternalTurns(options.tools);
   const watch = new ChannelWatch(registry);
   const events = new EventHub({
     state,
@@ -41,7 +45,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
   });
   const tools = new McpTools({
     registry,
-    execute: options.execute,
+    execute: (input) => external.execute(input),
     recent: (where, limit) => recentMessages(state.db, where, limit),
   });
   const mcp = lazyMcpEndpoint(tools, logger);
@@ -60,6 +64,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
   });
   watch.start();
   return {
+    external,
     watch,
     events,
     mcp,

@@ -17,7 +17,6 @@ import { SystemEvents } from "../reaction-notifications/system-events.js";
 import { OpenedSessions, type SessionEntry, TurnQueue } from "../sessions/index.js";
 import { MessageIndex } from "../state/index.js";
 import { TurnCommitter } from "../turn/commit.js";
-import { ExternalTurns } from "../turn/external.js";
 import { TurnRunner } from "../turn/run.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
 import { configureAccounts } from "./accounts.js";
@@ -116,20 +115,11 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const sessionsOf = sessions.of;
   const systemEvents = new SystemEvents(state);
   const failures = new ModelFailures();
-  // Calls from outside (the HTTP API, MCP) answer the turns of outside agents that wait for them.
-  const external = new ExternalTurns(tools);
-  const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, external, logger });
   const pairing = await PairingStore.open(state);
   const gate = new MessageGate({ config, failures, state, pairing });
-  const agentApi = createAgentApi({
-    registry,
-    state,
-    index,
-    pairing,
-    execute: (input) => external.execute(input),
-    retentionMs: DEDUPE_WINDOW_MS,
-    logger,
-  });
+  const agentApi = createAgentApi({ registry, state, index, tools, pairing, retentionMs: DEDUPE_WINDOW_MS, logger });
+  const { external } = agentApi;
+  const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, external, logger });
   const leased = new Set<string>();
   const leases = new LeaseKeeper({
     state,
