@@ -105,9 +105,9 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
   const sessionsOf = sessions.of;
   const tools = new MessageToolExecutor(registry, index);
   const committer = new TurnCommitter(state, tools, logger);
-  const systemEvents = new SystemEvents();
+  const systemEvents = new SystemEvents(state);
   const turns = new CommitSignallingTurnRunner({ config, sessionsOf, tools, committer, systemEvents, logger });
-  const gate = new MessageGate({ config, pairing: await PairingStore.open(state) });
+  const gate = new MessageGate({ config, state, pairing: await PairingStore.open(state) });
   const router = new InboundRouter({
     config,
     agentFor: (entry) => agentFor(agents, entry.settings),

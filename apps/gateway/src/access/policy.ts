@@ -17,7 +17,7 @@ export interface AccessInput {
   sender: AccessSender;
   settings: ChannelSettings;
   bot?: AccessBot;
-  pairing: PairingStore;
+  pairing: Pick<PairingStore, "isApproved" | "request">;
 }
 
 /**

@@ -19,6 +19,7 @@ export class AgentError extends ChorusError {
 /** Names the model in messages: `model "gpt-x" at http://host/v1`, or `the demo model`. */
 export function describeModel(config: ModelConfig): string {
   if (config.provider === "demo") return "the demo model";
+  if (config.provider === "external") return "the outside agent";
   return `model "${config.model}" at ${safeUrl(config.baseURL)}`;
 }
 

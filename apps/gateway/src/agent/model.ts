@@ -1,3 +1,4 @@
+import { ChorusError } from "@chorus/core";
 import type { ModelConfig, RemoteModelConfig } from "../config/schema.js";
 import { DemoLanguageModel } from "./demo-model.js";
 import type { LanguageModelV3 } from "./types.js";
@@ -20,6 +21,8 @@ export async function createLanguageModel(
   options: CreateLanguageModelOptions = {},
 ): Promise<LanguageModelV3> {
   if (config.provider === "demo") return new DemoLanguageModel();
+  if (config.provider === "external")
+    throw new ChorusError("E_INVALID_INPUT", "an outside agent (provider external) has no model the gateway calls");
   const fetch = fetchWithTimeout(config.timeoutMs, options.fetch ?? globalThis.fetch);
   const baseURL = config.baseURL.replace(/\/+$/, "");
   const apiKey = "apiKey" in config && config.apiKey !== undefined ? { apiKey: config.apiKey } : {};

@@ -27,12 +27,14 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
     messages,
     tools,
     stopWhen: stepCountIs(input.maxSteps),
-    maxRetries: config.provider === "demo" ? 0 : config.maxRetries,
-    ...(config.provider !== "demo" && config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    maxRetries: config.provider === "demo" || config.provider === "external" ? 0 : config.maxRetries,
+    ...(config.provider !== "demo" && config.provider !== "external" && config.temperature !== undefined
+      ? { temperature: config.temperature }
+      : {}),
     ...(input.signal ? { abortSignal: input.signal } : {}),
   };
   try {
-    if (config.provider !== "demo" && config.stream) {
+    if (config.provider !== "demo" && config.provider !== "external" && config.stream) {
       let failure: { error: unknown } | undefined;
       const result = streamText({
         ...settings,

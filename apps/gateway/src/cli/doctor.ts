@@ -66,6 +66,10 @@ async function checkModels(validation: Validation, env: NodeJS.ProcessEnv, say: 
       say("ok", `agent ${id}: the offline demo model`);
       continue;
     }
+    if (model.provider === "external") {
+      say("ok", `agent ${id}: an outside agent answers (provider external; no model to probe)`);
+      continue;
+    }
     const result = await probeModel(model as RemoteModelConfig, path, env);
     say(result.level, `agent ${id}: ${result.detail}`, result.fix);
   }

@@ -42,6 +42,20 @@ program
   });
 
 program
+  .command("mcp")
+  .description(
+    "the MCP server over stdio (for Claude Desktop, Claude Code, any MCP client): the running gateway's tools, or a gateway it starts",
+  )
+  .option("--config <path>", "config file")
+  .option("--url <url>", "URL of the running gateway (default: from the config)")
+  .option("--token <token>", "API token (default: CHORUS_TOKEN, gateway.auth.token or the generated one)")
+  .option("--no-start", "fail instead of starting a gateway when none answers")
+  .action(async (options: Parameters<typeof import("./mcp.js").mcpCommand>[0]) => {
+    const { mcpCommand } = await import("./mcp.js");
+    await mcpCommand(options, version);
+  });
+
+program
   .command("channels")
   .description("list installed channel plugins, their capabilities and status")
   .option("--config <path>", "config file")

@@ -79,7 +79,7 @@ function context(overrides: Partial<CommandContext> = {}): CommandContext {
       summarised.push(entries);
       return summary();
     },
-    forget: (key) => forgotten.push(key),
+    forget: (key) => void forgotten.push(key),
     now: () => new Date("2025-01-02T03:04:05.000Z"),
     ...overrides,
   };

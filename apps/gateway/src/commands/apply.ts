@@ -30,7 +30,7 @@ export interface CommandContext {
    * Forgets what the gateway keeps of the conversation outside its session — the buffered group
    * messages and the echo memory — for `/new` and `/reset`.
    */
-  forget(sessionKey: string): void;
+  forget(sessionKey: string): void | Promise<void>;
   /** The agent's last model failure, while it lasts: the owner's `/status` shows it. */
   lastFailure?: ModelFailure | undefined;
   /** The clock, for tests. */
@@ -89,7 +89,7 @@ export async function applyCommand(command: Command, ctx: CommandContext): Promi
 
 /** `/new`, `/reset`: a new session id and transcript, settings kept, the group introduced again. */
 async function startOver(ctx: CommandContext): Promise<CommandResult> {
-  ctx.forget(ctx.sessionKey);
+  await ctx.forget(ctx.sessionKey);
   if (ctx.store.get(ctx.sessionKey) !== undefined) {
     ctx.store.reset(ctx.sessionKey);
     if (ctx.chatType === "group") ctx.store.changeSettings(ctx.sessionKey, INTRODUCE_AGAIN);
@@ -130,6 +130,7 @@ function activationText(ctx: CommandContext, settings: SessionSettings): string 
 function modelText(agent: ResolvedAgent): string {
   const model = agent.model;
   if (model.provider === "demo") return "demo (the offline demo model)";
+  if (model.provider === "external") return "external (an outside agent answers through the API or MCP)";
   return modelLabel(model);
 }
 

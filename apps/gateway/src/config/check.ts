@@ -83,7 +83,8 @@ function checkModel(
   findings: ConfigFinding[],
   env: NodeJS.ProcessEnv,
 ): void {
-  if (model === undefined || model.provider === "demo" || model.provider === "ollama") return;
+  if (model === undefined || model.provider === "demo" || model.provider === "ollama" || model.provider === "external")
+    return;
   if (model.provider !== "openai-compatible") {
     const variable = API_KEY_ENV[model.provider];
     if (model.apiKey !== undefined || env[variable]?.trim()) return;

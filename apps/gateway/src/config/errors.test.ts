@@ -68,7 +68,8 @@ describe("formatZodIssues", () => {
     expect(issuesOf({ agents: { list: [{ id: "a", model: { provider: "openia" } }] } })).toEqual([
       {
         path: "agents.list[0].model.provider",
-        message: 'expected one of "demo", "openai-compatible", "openai", "anthropic", "google", "ollama", got "openia"',
+        message:
+          'expected one of "demo", "openai-compatible", "openai", "anthropic", "google", "ollama", "external", got "openia"',
         value: "openia",
       },
     ]);

@@ -65,6 +65,19 @@ export const ollamaModelSchema = z
   })
   .strict();
 
+/**
+ * An outside agent answers (through `POST /v1/tools/message` or the MCP tools): the gateway runs
+ * the group rules, records the session, shows typing and the ack, and calls no model. A turn ends
+ * at the agent's first send to the conversation, or after `timeoutMs` with no answer.
+ */
+export const externalModelSchema = z
+  .object({
+    provider: z.literal("external"),
+    /** How long a turn waits for the outside agent's answer. */
+    timeoutMs: z.number().int().min(1_000).max(86_400_000).default(300_000),
+  })
+  .strict();
+
 export const modelSchema = z.discriminatedUnion("provider", [
   demoModelSchema,
   openAICompatibleModelSchema,
@@ -72,8 +85,11 @@ export const modelSchema = z.discriminatedUnion("provider", [
   anthropicModelSchema,
   googleModelSchema,
   ollamaModelSchema,
+  externalModelSchema,
 ]);
 export type ModelConfig = z.output<typeof modelSchema>;
 /** A model that is reached over HTTP (every provider but the offline demo). */
-export type RemoteModelConfig = Exclude<ModelConfig, { provider: "demo" }>;
+export type RemoteModelConfig = Exclude<ModelConfig, { provider: "demo" | "external" }>;
+/** A model the gateway itself calls (all but an outside agent). */
+export type CalledModelConfig = Exclude<ModelConfig, { provider: "external" }>;
 export type ModelProvider = ModelConfig["provider"];

@@ -1,4 +1,4 @@
-import { ChorusError } from "@chorus/core";
+import type { InboundMessageEvent } from "@chorus/core";
 import { describe, expect, it } from "vitest";
 import { channelAccounts } from "../config/channels.js";
 import {
@@ -6,11 +6,12 @@ import {
   CURRENT_MARKER,
   cleanName,
   DEFAULT_HISTORY_LIMIT,
+  DEFAULT_MAX_PENDING_CHARS,
   formatBatch,
   fromLine,
   neutraliseMarkers,
-  PendingHistory,
   type PendingMessage,
+  pendingOf,
   resolveHistoryLimit,
 } from "./history.js";
 
@@ -22,83 +23,39 @@ function msg(sender: string, text: string, e164?: string): PendingMessage {
   return message;
 }
 
-describe("PendingHistory", () => {
-  it("keeps the last `limit` messages of a group, oldest first, and take clears them", () => {
-    const history = new PendingHistory({ maxGroups: 10 });
-    for (const text of ["one", "two", "three", "four"]) history.add("g1", msg("Ann", text), 3);
-    const taken = history.take("g1");
-    expect(taken.map((m) => m.text)).toEqual(["two", "three", "four"]);
-    expect(history.take("g1")).toEqual([]);
-    expect(history.size).toBe(0);
+describe("pendingOf", () => {
+  const event = (text: string, sender: InboundMessageEvent["sender"]): InboundMessageEvent => ({
+    type: "message",
+    eventId: "e1",
+    conversation: { id: "g1", kind: "group" },
+    sender,
+    text,
+    mentions: { bot: false, others: [] },
+    ref: { channel: "memory", accountId: "default", conversationId: "g1", messageId: "m7" },
+    timestamp: 1_700_000_000_007,
   });
 
-  it("keeps groups apart", () => {
-    const history = new PendingHistory({ maxGroups: 10 });
-    history.add("g1", msg("Ann", "a"), 50);
-    history.add("g2", msg("Bob", "b"), 50);
-    expect(history.take("g2").map((m) => m.text)).toEqual(["b"]);
-    expect(history.take("g1").map((m) => m.text)).toEqual(["a"]);
-  });
-
-  it("limit 0 disables buffering and drops what was kept", () => {
-    const history = new PendingHistory({ maxGroups: 10 });
-    history.add("g1", msg("Ann", "kept"), 5);
-    history.add("g1", msg("Ann", "ignored"), 0);
-    expect(history.size).toBe(0);
-    expect(history.take("g1")).toEqual([]);
-  });
-
-  it("a smaller limit trims a group at its next message", () => {
-    const history = new PendingHistory({ maxGroups: 10 });
-    for (const text of ["1", "2", "3", "4"]) history.add("g", msg("Ann", text), 10);
-    history.add("g", msg("Ann", "5"), 2);
-    expect(history.take("g").map((m) => m.text)).toEqual(["4", "5"]);
-  });
-
-  it("drops the least recently used group beyond maxGroups", () => {
-    const history = new PendingHistory({ maxGroups: 2 });
-    history.add("a", msg("Ann", "a1"), 5);
-    history.add("b", msg("Bob", "b1"), 5);
-    history.add("a", msg("Ann", "a2"), 5); // a is now the most recent
-    history.add("c", msg("Cid", "c1"), 5); // evicts b
-    expect(history.size).toBe(2);
-    expect(history.take("b")).toEqual([]);
-    expect(history.take("a").map((m) => m.text)).toEqual(["a1", "a2"]);
-    expect(history.take("c").map((m) => m.text)).toEqual(["c1"]);
-  });
-
-  it("stays bounded: groups × limit messages at most", () => {
-    const history = new PendingHistory({ maxGroups: 100 });
-    for (let i = 0; i < 1_000; i++) history.add(`g${i % 100}`, msg("Ann", `m${i}`), 7);
-    expect(history.size).toBe(100);
-    expect(history.messageCount).toBe(700);
-    for (let i = 0; i < 150; i++) history.add(`new${i}`, msg("Bob", `n${i}`), 7);
-    expect(history.size).toBe(100);
-    expect(history.messageCount).toBe(100);
-    expect(history.take("new49")).toEqual([]);
-    expect(history.take("new50").map((m) => m.text)).toEqual(["n50"]);
-  });
-
-  it("clear forgets one group", () => {
-    const history = new PendingHistory({ maxGroups: 10 });
-    history.add("a", msg("Ann", "x"), 5);
-    history.add("b", msg("Bob", "y"), 5);
-    history.clear("a");
-    expect(history.take("a")).toEqual([]);
-    expect(history.take("b")).toHaveLength(1);
+  it("keeps who wrote what and when: the name (else the id), the E.164, the message id", () => {
+    expect(pendingOf(event("hi", { id: "u1", name: "Ann", e164: "+15550001" }))).toEqual({
+      sender: "Ann",
+      e164: "+15550001",
+      text: "hi",
+      messageId: "m7",
+      at: 1_700_000_000_007,
+    });
+    expect(pendingOf(event("hi", { id: "u1" }))).toEqual({
+      sender: "u1",
+      text: "hi",
+      messageId: "m7",
+      at: 1_700_000_000_007,
+    });
   });
 
   it("cuts very long texts", () => {
-    const history = new PendingHistory({ maxGroups: 1, maxTextChars: 10 });
-    const original = msg("Ann", "x".repeat(50));
-    history.add("a", original, 5);
-    expect(history.take("a")[0]?.text).toBe(`${"x".repeat(10)} …[truncated]`);
-    expect(original.text).toHaveLength(50);
-  });
-
-  it("rejects a bad maxGroups with a typed error", () => {
-    expect(() => new PendingHistory({ maxGroups: 0 })).toThrow(ChorusError);
-    expect(() => new PendingHistory({ maxGroups: 1.5 })).toThrow(/maxGroups must be a whole number ≥ 1, got 1.5/);
+    expect(pendingOf(event("x".repeat(50), { id: "u1" }), 10).text).toBe(`${"x".repeat(10)} …[truncated]`);
+    expect(pendingOf(event("x".repeat(DEFAULT_MAX_PENDING_CHARS), { id: "u1" })).text).toHaveLength(
+      DEFAULT_MAX_PENDING_CHARS,
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { ChorusError } from "@chorus/core";
+import type { InboundMessageEvent } from "@chorus/core";
 import { INVISIBLE_CHARS, oneLine } from "../text/untrusted.js";
 
 /** A group message that did not trigger a run, kept as context for the next one. */
@@ -14,87 +14,19 @@ export interface PendingMessage {
 
 /** `historyLimit` when neither the channel (or account) nor `messages.groupChat` sets one. */
 export const DEFAULT_HISTORY_LIMIT = 50;
-/** Pending texts longer than this are cut (marked `…[truncated]`) so memory stays bounded. */
+/** Pending texts longer than this are cut (marked `…[truncated]`) so a turn's context stays bounded. */
 export const DEFAULT_MAX_PENDING_CHARS = 4000;
 
-export interface PendingHistoryOptions {
-  /** Groups kept at once; adding to one more drops the least recently used group's messages. */
-  maxGroups: number;
-  /** Characters kept of each pending text (default 4000). */
-  maxTextChars?: number;
-}
-
-/** Pending-only group history (DESIGN §4): per-group ring of recent messages, LRU across groups. */
-export class PendingHistory {
-  readonly #groups = new Map<string, PendingMessage[]>();
-  readonly #maxGroups: number;
-  readonly #maxTextChars: number;
-
-  constructor(options: PendingHistoryOptions) {
-    const { maxGroups, maxTextChars = DEFAULT_MAX_PENDING_CHARS } = options;
-    for (const [name, value] of [
-      ["maxGroups", maxGroups],
-      ["maxTextChars", maxTextChars],
-    ] as const) {
-      if (!Number.isInteger(value) || value < 1) {
-        throw new ChorusError("E_INVALID_INPUT", `PendingHistory ${name} must be a whole number ≥ 1, got ${value}`);
-      }
-    }
-    this.#maxGroups = maxGroups;
-    this.#maxTextChars = maxTextChars;
-  }
-
-  /** Buffers a message for a group, keeping the last `limit` (0 disables and drops what was kept). */
-  add(key: string, message: PendingMessage, limit: number): void {
-    const groups = this.#groups;
-    const existing = groups.get(key);
-    if (limit <= 0) {
-      if (existing) groups.delete(key);
-      return;
-    }
-    const stored =
-      message.text.length > this.#maxTextChars
-        ? { ...message, text: `${message.text.slice(0, this.#maxTextChars)} …[truncated]` }
-        : message;
-    let list = existing;
-    if (list) {
-      groups.delete(key); // re-inserted below: most recently used last
-    } else {
-      list = [];
-      if (groups.size >= this.#maxGroups) {
-        const oldest = groups.keys().next().value;
-        if (oldest !== undefined) groups.delete(oldest);
-      }
-    }
-    list.push(stored);
-    if (list.length > limit) list.splice(0, list.length - limit);
-    groups.set(key, list);
-  }
-
-  /** The group's pending messages, oldest first, and forgets them. */
-  take(key: string): PendingMessage[] {
-    const list = this.#groups.get(key);
-    if (!list) return [];
-    this.#groups.delete(key);
-    return list;
-  }
-
-  /** Forgets a group's pending messages. */
-  clear(key: string): void {
-    this.#groups.delete(key);
-  }
-
-  /** Groups with pending messages. */
-  get size(): number {
-    return this.#groups.size;
-  }
-
-  /** Pending messages across all groups. */
-  get messageCount(): number {
-    let count = 0;
-    for (const list of this.#groups.values()) count += list.length;
-    return count;
-  }
+/** A group message as context: who wrote it, what (cut at `maxTextChars`, default 4000), when. */
+export function pendingOf(event: InboundMessageEvent, maxTextChars = DEFAULT_MAX_PENDING_CHARS): PendingMessage {
+  const text = event.text.length > maxTextChars ? `${event.text.slice(0, maxTextChars)} …[truncated]` : event.text;
+  return {
+    sender: event.sender.name ?? event.sender.id,
+    ...(event.sender.e164 ? { e164: event.sender.e164 } : {}),
+    text,
+    messageId: event.ref.messageId,
+    at: event.timestamp,
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ export interface HeartbeatSchedulerOptions {
   /** Time between heartbeats: milliseconds, or a duration like `30m` (`agents.defaults.heartbeat.every`). */
   everyMs: number | string;
   /** The sessions to consider, read at every tick; only direct chats get a heartbeat. */
-  sessions(): readonly SessionEntry[];
+  sessions(): readonly SessionEntry[] | Promise<readonly SessionEntry[]>;
   /** Runs one heartbeat turn; `signal` aborts when the scheduler stops. */
   run(entry: SessionEntry, signal: AbortSignal): Promise<void>;
   logger: Logger;
@@ -58,7 +58,7 @@ export class HeartbeatScheduler {
     const { logger } = this.#options;
     let sessions: readonly SessionEntry[];
     try {
-      sessions = this.#options.sessions();
+      sessions = await this.#options.sessions();
     } catch (error) {
       logger.warn({ err: toChorusError(error).message }, "heartbeat could not list the sessions");
       return;

@@ -1,6 +1,7 @@
 import { ChorusError, isChorusError, messageToolInputSchema } from "@chorus/core";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
 import type { Logger } from "pino";
 import type { MessageToolCalls } from "../channels/message-tool.js";
 import { bearerMatches } from "./auth.js";
@@ -30,6 +31,14 @@ export interface HttpAppOptions {
   /** The webchat page and its Content-Security-Policy, when webchat runs. */
   webchat?: { page: () => string; csp: () => string };
   logger: Logger;
+  /** `GET /v1/events`: streams from after `Last-Event-ID` (none: from now) until `signal` aborts. */
+  events?: (
+    after: number | undefined,
+    write: (frame: { id?: string; data: string }) => Promise<void>,
+    signal: AbortSignal,
+  ) => Promise<void>;
+  /** `/mcp`: the MCP Streamable HTTP endpoint. */
+  mcp?: (request: Request) => Promise<Response>;
 }
 
 /** The gateway's one HTTP app: health, API, webchat page and plugin webhooks (DESIGN §6). */
@@ -56,6 +65,41 @@ export function createHttpApp(options: HttpAppOptions): Hono {
       return c.json(errorBody("E_AUTH", "missing or wrong bearer token (gateway.auth.token)"), 401);
     }
     await next();
+  });
+
+  app.use("/mcp", async (c, next) => {
+    if (!bearerMatches(c.req.header("authorization"), options.token)) {
+      return c.json(errorBody("E_AUTH", "missing or wrong bearer token (gateway.auth.token)"), 401);
+    }
+    await next();
+  });
+  app.all("/mcp", async (c) => {
+    if (!options.mcp) return c.json(errorBody("E_DISABLED", "no MCP server"), 409);
+    return options.mcp(c.req.raw);
+  });
+
+  app.get("/v1/events", (c) => {
+    const events = options.events;
+    if (!events) return c.json(errorBody("E_DISABLED", "no event stream"), 409);
+    const given = c.req.header("last-event-id") ?? c.req.query("lastEventId");
+    if (given !== undefined && !/^\d{1,15}$/.test(given.trim())) {
+      return c.json(errorBody("E_INVALID_INPUT", "Last-Event-ID must be an event id this stream sent"), 400);
+    }
+    const after = given === undefined ? undefined : Number(given.trim());
+    c.header("cache-control", "no-store");
+    c.header("x-accel-buffering", "no");
+    return streamSSE(c, async (stream) => {
+      const closed = new AbortController();
+      stream.onAbort(() => closed.abort());
+      const keepAlive = setInterval(() => void stream.write(": keep-alive\n\n").catch(() => closed.abort()), 15_000);
+      try {
+        await events(after, (frame) => stream.writeSSE(frame), closed.signal);
+      } catch (error) {
+        if (!closed.signal.aborted) logger.warn({ err: (error as Error).message }, "event stream ended");
+      } finally {
+        clearInterval(keepAlive);
+      }
+    });
   });
 
   app.get("/v1/channels", (c) => c.json({ ok: true, channels: options.channels() }));

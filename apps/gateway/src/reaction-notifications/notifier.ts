@@ -13,7 +13,7 @@ export interface ReactionNotifierOptions {
   agentFor(entry: ChannelEntry): ResolvedAgent;
   index: Pick<MessageIndex, "get" | "put">;
   /** Notes for a session's next turn. */
-  systemEvents: { add(sessionKey: string, text: string): void };
+  systemEvents: { add(sessionKey: string, text: string): Promise<void> };
   logger: Logger;
 }
 
@@ -53,7 +53,7 @@ export class ReactionNotifier {
       dmScope: this.options.config.session.dmScope,
       owner: isNamedOwner(event.actor, entry.settings, bot),
     });
-    this.options.systemEvents.add(sessionKey, reactionEventText(entry.plugin.label, event));
+    await this.options.systemEvents.add(sessionKey, reactionEventText(entry.plugin.label, event));
   }
 }
 

@@ -1,62 +1,93 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { StateConfig } from "../state/index.js";
+import { freshPostgresDatabase } from "../testing/postgres-database.js";
+import { openTestState, type TestState } from "../testing/state.js";
 import { SystemEvents } from "./system-events.js";
 
 const A = "agent:main:memory:group:family";
 const B = "agent:main:memory:group:work";
 
-describe("SystemEvents", () => {
-  it("hands a session's events out once, oldest first, and keeps sessions apart", () => {
-    const events = new SystemEvents();
-    events.add(A, "Memory reaction added: 👍 by Ann on msg m1");
-    events.add(B, "Memory reaction added: 🔥 by Bob on msg m9");
-    events.add(A, "Memory reaction added: ❤️ by Cy on msg m1");
-    expect(events.drain(A)).toEqual([
-      "Memory reaction added: 👍 by Ann on msg m1",
-      "Memory reaction added: ❤️ by Cy on msg m1",
-    ]);
-    expect(events.drain(A)).toEqual([]);
-    expect(events.drain(B)).toEqual(["Memory reaction added: 🔥 by Bob on msg m9"]);
-    expect(events.size).toBe(0);
+let test: TestState;
+
+/** The same on both backends: several gateways share PostgreSQL. */
+const BACKENDS: { name: string; config: () => Promise<StateConfig> }[] = [
+  { name: "sqlite", config: async () => ({ backend: "sqlite" }) },
+  {
+    name: "postgres",
+    config: async () => ({ backend: "postgres", url: await freshPostgresDatabase("system_events") }),
+  },
+];
+
+describe.each(BACKENDS)("on $name", (backend) => {
+  beforeEach(async () => {
+    test = await openTestState(await backend.config());
+  });
+  afterEach(async () => {
+    await test.close();
   });
 
-  it("deduplicates: the same text again is kept once, at its latest place", () => {
-    const events = new SystemEvents();
-    events.add(A, "added 👍");
-    events.add(A, "removed 👍");
-    events.add(A, "added 👍");
-    events.add(A, "added 👍");
-    expect(events.drain(A)).toEqual(["removed 👍", "added 👍"]);
-  });
+  describe("SystemEvents", () => {
+    it("hands a session's events out once, oldest first, and keeps sessions apart", async () => {
+      const events = new SystemEvents(test.state);
+      await events.add(A, "Memory reaction added: 👍 by Ann on msg m1");
+      await events.add(B, "Memory reaction added: 🔥 by Bob on msg m9");
+      await events.add(A, "Memory reaction added: ❤️ by Cy on msg m1");
+      expect(await events.drain(A)).toEqual([
+        "Memory reaction added: 👍 by Ann on msg m1",
+        "Memory reaction added: ❤️ by Cy on msg m1",
+      ]);
+      expect(await events.drain(A)).toEqual([]);
+      expect(await events.drain(B)).toEqual(["Memory reaction added: 🔥 by Bob on msg m9"]);
+    });
 
-  it("keeps at most maxPerSession events, dropping the oldest", () => {
-    const events = new SystemEvents({ maxPerSession: 3 });
-    for (let i = 1; i <= 5; i++) events.add(A, `event ${i}`);
-    expect(events.drain(A)).toEqual(["event 3", "event 4", "event 5"]);
-  });
+    it("deduplicates: the same text again is kept once, at its latest place", async () => {
+      const events = new SystemEvents(test.state);
+      await events.add(A, "added 👍");
+      await events.add(A, "removed 👍");
+      await events.add(A, "added 👍");
+      await events.add(A, "added 👍");
+      expect(await events.drain(A)).toEqual(["removed 👍", "added 👍"]);
+    });
 
-  it("keeps at most maxSessions sessions, dropping the one added to least recently", () => {
-    const events = new SystemEvents({ maxSessions: 2 });
-    events.add("s1", "one");
-    events.add("s2", "two");
-    events.add("s1", "one again");
-    events.add("s3", "three");
-    expect(events.size).toBe(2);
-    expect(events.drain("s2")).toEqual([]);
-    expect(events.drain("s1")).toEqual(["one", "one again"]);
-    expect(events.drain("s3")).toEqual(["three"]);
-  });
+    it("keeps at most maxPerSession events, dropping the oldest", async () => {
+      const events = new SystemEvents(test.state, { maxPerSession: 3 });
+      for (let i = 1; i <= 5; i++) await events.add(A, `event ${i}`);
+      expect(await events.drain(A)).toEqual(["event 3", "event 4", "event 5"]);
+    });
 
-  it("stays bounded under many sessions and events", () => {
-    const events = new SystemEvents({ maxPerSession: 20, maxSessions: 1000 });
-    // 5000 sessions take turns: each is evicted before its next event, so only its latest one is kept.
-    for (let i = 0; i < 50_000; i++) events.add(`s${i % 5000}`, `event ${i}`);
-    expect(events.size).toBe(1000);
-    expect(events.drain("s3999")).toEqual([]);
-    expect(events.drain("s4999")).toEqual(["event 49999"]);
-    // 200 sessions fit: each keeps its 20 latest of 100 events.
-    for (let i = 0; i < 20_000; i++) events.add(`t${i % 200}`, `event ${i}`);
-    const t7 = events.drain("t7");
-    expect(t7).toHaveLength(20);
-    expect(t7[19]).toBe("event 19807");
+    it("a turn's commit consumes what it showed; an event added meanwhile waits for the next turn", async () => {
+      const events = new SystemEvents(test.state);
+      await events.add(A, "one");
+      const shown = await events.peek(A);
+      await events.add(A, "two");
+      await test.state.db.tx((sql) => events.consume(sql, A, shown));
+      expect(await events.peek(A)).toEqual(["two"]);
+    });
+
+    it("a turn that never committed (a crash) leaves them for the turn run again", async () => {
+      const events = new SystemEvents(test.state);
+      await events.add(A, "one");
+      expect(await events.peek(A)).toEqual(["one"]);
+      expect(await events.peek(A)).toEqual(["one"]);
+    });
+
+    it("is shared: an event noted through one connection (gateway) is seen through another", async () => {
+      await new SystemEvents(test.state).add(A, "noted on gateway A");
+      const other = new SystemEvents(await test.reopen());
+      expect(await other.drain(A)).toEqual(["noted on gateway A"]);
+      expect(await new SystemEvents(test.state).peek(A)).toEqual([]);
+    });
+
+    it("events wait keepMs at most: older ones are not shown, and prune forgets them", async () => {
+      let now = 1_700_000_000_000;
+      const events = new SystemEvents(test.state, { keepMs: 60_000, now: () => now });
+      await events.add(A, "old");
+      now += 30_000;
+      await events.add(B, "newer");
+      now += 40_000;
+      expect(await events.peek(A)).toEqual([]);
+      expect(await events.prune()).toBe(1);
+      expect(await events.peek(B)).toEqual(["newer"]);
+    });
   });
 });

@@ -43,7 +43,7 @@ let seq = 0;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "chorus-gate-"));
   test = await openTestState(undefined, dir);
-  gate = new MessageGate({ config, pairing: await PairingStore.open(test.state) });
+  gate = new MessageGate({ config, state: test.state, pairing: await PairingStore.open(test.state) });
   store = await SessionStore.open(test.state, "main", dir);
 });
 afterEach(async () => {
@@ -53,7 +53,7 @@ afterEach(async () => {
 });
 
 /** Bob writes `text` in group g1 without mentioning the bot. */
-function decide(text: string, sender = { id: "bob", name: "Bob" }): Promise<GateDecision> {
+async function decide(text: string, sender = { id: "bob", name: "Bob" }): Promise<GateDecision> {
   seq++;
   const event: InboundMessageEvent = {
     type: "message",
@@ -65,16 +65,22 @@ function decide(text: string, sender = { id: "bob", name: "Bob" }): Promise<Gate
     ref: { channel: "memory", accountId: "default", conversationId: "g1", messageId: `m${seq}` },
     timestamp: 1_700_000_000_000 + seq,
   };
-  return gate.decide({
+  const decision = await gate.decide({
     entry,
     event,
     agent: agent as NonNullable<typeof agent>,
     sessionKey: KEY,
+    inboxId: seq,
     bot: undefined,
     store,
     transcripts: new TranscriptStore(test.state),
     summarise: async () => "",
   });
+  // The router commits a decision's mark on the group's context with the message.
+  if ((decision.kind === "run" || decision.kind === "echo") && decision.settle) {
+    await test.state.db.tx(decision.settle);
+  }
+  return decision;
 }
 
 describe("MessageGate in an always-on group", () => {

@@ -8,29 +8,33 @@ import { parseCommand } from "../commands/parse.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
 import { activates, activationOf, configuredActivation } from "../groups/activation.js";
-import { EchoGuard } from "../groups/echo.js";
-import { formatBatch, PendingHistory, type PendingMessage, resolveHistoryLimit } from "../groups/history.js";
+import { GroupContextStore } from "../groups/context-store.js";
+import { formatBatch, pendingOf, resolveHistoryLimit } from "../groups/history.js";
 import { introFor } from "../groups/intro.js";
 import { compileMentionPatterns, detectMention } from "../groups/mentions.js";
 import type { SessionInit, SessionStore } from "../sessions/store.js";
 import type { TranscriptStore } from "../sessions/transcript.js";
 import type { TranscriptEntry } from "../sessions/transcript-entry.js";
+import type { Sql, StateStore } from "../state/index.js";
 
 /** What to do with one inbound message (DESIGN §4). */
 export type GateDecision =
   | { kind: "blocked"; reason: string; reply?: string }
   | { kind: "command"; reply: string }
   | { kind: "buffered"; reason: string }
-  | { kind: "echo" }
-  | { kind: "run"; userText: string; mentioned: boolean; intro?: string };
+  | { kind: "echo"; settle?: Settle }
+  | { kind: "run"; userText: string; mentioned: boolean; intro?: string; settle?: Settle };
+
+/** A group message's mark on its session's context (context consumed, echo memory): committed with the message. */
+export type Settle = (sql: Sql) => Promise<void>;
 
 export interface GateOptions {
   config: GatewayConfig;
   pairing: PairingStore;
+  /** The state layer: a group's pending context (its buffered inbox rows) and echo memory are kept there. */
+  state: Pick<StateStore, "kv" | "inbox">;
   /** The agents' last model failures, shown to owners by `/status`. */
   failures?: ModelFailures;
-  /** Groups whose pending messages are kept in memory at once (LRU). */
-  maxGroups?: number;
 }
 
 export interface GateInput {
@@ -38,6 +42,8 @@ export interface GateInput {
   event: InboundMessageEvent;
   agent: ResolvedAgent;
   sessionKey: string;
+  /** The message's inbox row (group context is counted in inbox rows). */
+  inboxId: number;
   bot: Participant | undefined;
   store: SessionStore;
   transcripts: TranscriptStore;
@@ -47,15 +53,16 @@ export interface GateInput {
 /**
  * Decides what one inbound message does, in order: access (`access/policy.ts`), chat commands
  * (`commands/`), then for groups the activation (`groups/activation.ts`, `groups/mentions.ts`),
- * pending history (`groups/history.ts`), echo suppression (`groups/echo.ts`) and the intro
- * (`groups/intro.ts`). Each rule lives in the file named; this class only puts them in order.
+ * pending history (`groups/history.ts`, kept by `groups/context-store.ts`), echo suppression
+ * (`groups/echo.ts`) and the intro (`groups/intro.ts`). Each rule lives in the file named; this
+ * class only puts them in order. A message it buffers is kept by its caller marking its inbox row
+ * `buffered`; the pending context and echo memory are on the state layer, shared by every gateway.
  */
 export class MessageGate {
-  readonly pending: PendingHistory;
-  readonly #echo = new EchoGuard();
+  readonly #context: GroupContextStore;
 
   constructor(private readonly options: GateOptions) {
-    this.pending = new PendingHistory({ maxGroups: options.maxGroups ?? 10_000 });
+    this.#context = new GroupContextStore(options.state);
   }
 
   async decide(input: GateInput): Promise<GateDecision> {
@@ -94,7 +101,7 @@ export class MessageGate {
         channelLabel: entry.plugin.label,
         defaultActivation: configured,
         summarise: input.summarise,
-        forget: (key) => this.forget(key),
+        forget: (key) => this.forget(key, input.inboxId),
         lastFailure: this.options.failures?.last(agent.id),
       });
       if (result.handled) return { kind: "command", reply: result.reply };
@@ -111,43 +118,36 @@ export class MessageGate {
       patterns: compileMentionPatterns(agent.mentionPatterns),
       ...(bot?.e164 ? { botE164: bot.e164 } : {}),
     });
-    const current = pendingOf(event);
     if (!activates({ activation, mentioned: mention.mentioned, refusedCommand })) {
-      this.pending.add(
-        sessionKey,
-        current,
-        resolveHistoryLimit(settings, this.options.config.messages.groupChat.historyLimit),
-      );
+      // Kept as context by its inbox row, marked `buffered` when the caller commits it.
       return {
         kind: "buffered",
         reason: refusedCommand ? "a command only owners may use; kept as context" : "not mentioned",
       };
     }
-    const batch = formatBatch(this.pending.take(sessionKey), current);
-    if (this.#echo.isRepeat(sessionKey, batch, mention.mentioned)) return { kind: "echo" };
+    const limit = resolveHistoryLimit(settings, this.options.config.messages.groupChat.historyLimit);
+    const context = await this.#context.triggered(sessionKey, input.inboxId, limit);
+    const batch = formatBatch(context.pending, pendingOf(event));
+    const settled = context.settle(batch, mention.mentioned);
+    if (settled.echo) return { kind: "echo", settle: settled.record };
     const intro = introFor(store.settings(sessionKey), {
       channelLabel: entry.plugin.label,
       conversation: event.conversation,
       activation,
     });
-    return { kind: "run", userText: batch, mentioned: mention.mentioned, ...(intro ? { intro } : {}) };
+    return {
+      kind: "run",
+      userText: batch,
+      mentioned: mention.mentioned,
+      ...(intro ? { intro } : {}),
+      settle: settled.record,
+    };
   }
 
-  /** Forgets a conversation's buffered messages and echo memory (`/new`, `/reset`). */
-  forget(sessionKey: string): void {
-    this.pending.clear(sessionKey);
-    this.#echo.clear(sessionKey);
+  /** Forgets a conversation's buffered messages and echo memory as of inbox row `row` (`/new`, `/reset`). */
+  forget(sessionKey: string, row: number): Promise<void> {
+    return this.#context.forget(sessionKey, row);
   }
-}
-
-function pendingOf(event: InboundMessageEvent): PendingMessage {
-  return {
-    sender: event.sender.name ?? event.sender.id,
-    ...(event.sender.e164 ? { e164: event.sender.e164 } : {}),
-    text: event.text,
-    messageId: event.ref.messageId,
-    at: event.timestamp,
-  };
 }
 
 /** The session entry a message of this conversation starts. */

@@ -14,12 +14,13 @@ import { type ListeningServer, listen } from "../http/server.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { discoverChannels } from "../plugins/index.js";
 import { SystemEvents } from "../reaction-notifications/system-events.js";
-import { OpenedSessions, TurnQueue } from "../sessions/index.js";
+import { OpenedSessions, type SessionEntry, TurnQueue } from "../sessions/index.js";
 import { MessageIndex } from "../state/index.js";
 import { TurnCommitter } from "../turn/commit.js";
 import { TurnRunner } from "../turn/run.js";
 import { attachWebchatSocket, createWebchatPlugin, WebchatHub, webchatPage, webchatPageCsp } from "../webchat/index.js";
 import { configureAccounts } from "./accounts.js";
+import { createAgentApi } from "./agent-api.js";
 import { Dispatcher } from "./dispatcher.js";
 import { MessageGate } from "./gate.js";
 import { startHeartbeats } from "./heartbeats.js";
@@ -28,6 +29,9 @@ import { InboxWriter } from "./inbox.js";
 import { LeaseKeeper } from "./leases.js";
 import { gatewayIdOf, openGatewayState } from "./state-setup.js";
 import { resolveToken } from "./token.js";
+
+/** The lease whose holder sends the heartbeats of accounts that run on every gateway. */
+const HEARTBEATS_LEASE = "heartbeats";
 
 /** How long a handled event's id is remembered (a redelivery within it is recognised). */
 const DEDUPE_WINDOW_MS = 7 * 86_400_000;
@@ -109,10 +113,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const committer = new TurnCommitter(state, tools, logger);
   const sessions = new OpenedSessions(paths.home, state);
   const sessionsOf = sessions.of;
-  const systemEvents = new SystemEvents();
+  const systemEvents = new SystemEvents(state);
   const failures = new ModelFailures();
-  const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, logger });
-  const gate = new MessageGate({ config, failures, pairing: await PairingStore.open(state) });
+  const pairing = await PairingStore.open(state);
+  const gate = new MessageGate({ config, failures, state, pairing });
+  const agentApi = createAgentApi({ registry, state, index, tools, pairing, retentionMs: DEDUPE_WINDOW_MS, logger });
+  const { external } = agentApi;
+  const turns = new TurnRunner({ config, sessionsOf, tools, committer, systemEvents, failures, external, logger });
   const leased = new Set<string>();
   const leases = new LeaseKeeper({
     state,
@@ -127,7 +134,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     agentFor: (entry) => agentFor(agents, entry.settings),
     sessionsOf,
     index,
-    inbox: new InboxWriter(state, fenceOf),
+    inbox: new InboxWriter(state, fenceOf, () => agentApi.events.notify()),
     registry,
     committer,
     fenceOf,
@@ -169,8 +176,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     token,
     maxBodyBytes: config.gateway.maxBodyBytes,
     hooks,
-    tools,
+    tools: external,
     logger,
+    events: (after, write, signal) => agentApi.events.stream(after, write, signal),
+    mcp: (request) => agentApi.mcp.handle(request),
     channels: () =>
       registry.all().map((e) => ({
         id: e.plugin.id,
@@ -198,8 +207,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   for (const account of accounts)
     if (shared && account.holdsConnection) leased.add(`${account.entry.plugin.id}:${account.entry.accountId}`);
   await Promise.all(local.map((a) => a.entry.supervisor.start()));
-  leases.start(
-    accounts
+  // Heartbeats of accounts that run everywhere are sent by one gateway at a time: the one holding this lease.
+  const beating = shared && config.agents.defaults.heartbeat !== undefined;
+  leases.start([
+    ...accounts
       .filter((a) => leased.has(`${a.entry.plugin.id}:${a.entry.accountId}`))
       .map((a) => ({
         name: `${a.entry.plugin.id}:${a.entry.accountId}`,
@@ -209,7 +220,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         },
         stop: () => a.entry.supervisor.stop(),
       })),
-  );
+    ...(beating ? [{ name: HEARTBEATS_LEASE, start: async () => undefined, stop: async () => undefined }] : []),
+  ]);
   const watchHolders = async () => {
     for (const lease of await state.leases.all()) {
       leaseHolders.set(lease.name, lease.expiresAt > Date.now() ? lease.holder : "");
@@ -220,13 +232,31 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   // Whatever a crash left: messages received and not done, replies recorded and not sent.
   await dispatcher.sweep();
   // The dedupe record is kept a week; older done rows go, at start and every hour.
-  const prune = () => state.inbox.prune(Date.now() - DEDUPE_WINDOW_MS).catch(() => 0);
+  const prune = () =>
+    Promise.all([state.inbox.prune(Date.now() - DEDUPE_WINDOW_MS), systemEvents.prune()]).catch(() => 0);
   await prune();
   const pruning = setInterval(() => void prune(), 3_600_000);
   pruning.unref();
   // Several gateways: every second (work a dead gateway left); one: every 5 s (replies waiting for a channel to run).
   dispatcher.every(shared ? 1_000 : 5_000);
-  const heartbeats = await startHeartbeats({ config, agents, registry, sessionsOf, queue, turns, logger });
+  // A session's heartbeat runs where its account's lease is, or (accounts that run everywhere) where the heartbeats lease is.
+  const leaseOf = (session: SessionEntry) => {
+    const name = `${session.channel}:${session.accountId}`;
+    return leased.has(name) ? name : HEARTBEATS_LEASE;
+  };
+  const heartbeats = await startHeartbeats({
+    config,
+    agents,
+    registry,
+    sessionsOf,
+    queue,
+    turns,
+    state,
+    shared,
+    beatsHere: (session) => !shared || leases.held(leaseOf(session)) !== undefined,
+    fenceFor: (session) => (shared ? leases.fence(leaseOf(session)) : undefined),
+    logger,
+  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -244,6 +274,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         const drained = await queue.drain(deadline);
         dispatcher.stop();
         if (!drained.drained) logger.warn({ abandoned: drained.abandoned }, "shutdown deadline: abandoned turns");
+        await agentApi.close();
         await leases.stop();
         await Promise.all(registry.all().map((e) => e.supervisor.stop()));
         await socket.close();

@@ -3,7 +3,8 @@ import type { ChannelRegistry } from "../channels/registry.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
 import { DEFAULT_HEARTBEAT_PROMPT, HeartbeatScheduler } from "../heartbeat/scheduler.js";
-import type { AgentSessions, TurnQueue } from "../sessions/index.js";
+import type { AgentSessions, SessionEntry, TurnQueue } from "../sessions/index.js";
+import type { Sql, StateStore } from "../state/index.js";
 import type { TurnRunner } from "../turn/run.js";
 
 export interface HeartbeatDeps {
@@ -13,39 +14,58 @@ export interface HeartbeatDeps {
   sessionsOf(agentId: string): Promise<AgentSessions>;
   queue: TurnQueue;
   turns: TurnRunner;
+  state: StateStore;
+  /** Several gateways share the database: sessions are listed from it, and each is beaten by one gateway. */
+  shared: boolean;
+  /** Whether this gateway beats this session now (several gateways: exactly one of them does). */
+  beatsHere(session: SessionEntry): boolean;
+  /** The fencing check of a heartbeat turn's commit in this session (the lease it runs under). */
+  fenceFor(session: SessionEntry): ((sql: Sql) => Promise<void>) | undefined;
   logger: Logger;
 }
 
 /**
  * `agents.defaults.heartbeat.every`: a scheduler per agent that runs a turn in each direct
- * session through the session's queue (groups are skipped by the scheduler).
+ * session through the session's queue (groups are skipped by the scheduler). With several
+ * gateways, a session is beaten only where `beatsHere` says (the gateway holding its account's
+ * lease, or for accounts that run everywhere the one holding the `heartbeats` lease), under the
+ * session's lock like any other step of it.
  */
 export async function startHeartbeats(deps: HeartbeatDeps): Promise<HeartbeatScheduler[]> {
   const heartbeat = deps.config.agents.defaults.heartbeat;
   if (!heartbeat) return [];
   const schedulers: HeartbeatScheduler[] = [];
   for (const agent of deps.agents) {
+    // An outside agent hears nothing but chat events: no heartbeats for it.
+    if (agent.model.provider === "external") continue;
     const { store } = await deps.sessionsOf(agent.id);
     const scheduler = new HeartbeatScheduler({
       everyMs: heartbeat.every,
       logger: deps.logger,
-      sessions: () => store.entries(),
+      sessions: async () => (deps.shared ? await store.refreshAll() : store.entries()).filter(deps.beatsHere),
       run: (session, signal) =>
         deps.queue.run(session.key, async () => {
           const entry = deps.registry
             .all()
             .find((e) => e.plugin.id === session.channel && e.accountId === session.accountId);
           if (!entry?.supervisor.instance) return;
-          await deps.turns.run({
-            entry,
-            agent,
-            sessionKey: session.key,
-            init: session,
-            conversation: { id: session.conversationId, kind: session.chatType },
-            userText: heartbeat.prompt ?? DEFAULT_HEARTBEAT_PROMPT,
-            mentioned: true,
-            signal,
+          const locked = await deps.state.db.withLock(`session:${session.key}`, async () => {
+            // Another gateway may have run this session's last turn: start from what is committed.
+            if (deps.shared) await store.refresh(session.key);
+            const fence = deps.fenceFor(session);
+            await deps.turns.run({
+              entry,
+              agent,
+              sessionKey: session.key,
+              init: session,
+              conversation: { id: session.conversationId, kind: session.chatType },
+              userText: heartbeat.prompt ?? DEFAULT_HEARTBEAT_PROMPT,
+              mentioned: true,
+              signal,
+              ...(fence ? { fence } : {}),
+            });
           });
+          if (!locked.ran) deps.logger.debug({ sessionKey: session.key }, "heartbeat skipped: the session is busy");
         }),
     });
     scheduler.start();

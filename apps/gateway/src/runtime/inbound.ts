@@ -30,7 +30,7 @@ export interface InboundRouterOptions {
   gate: MessageGate;
   turns: TurnRunner;
   tools: MessageToolCalls;
-  systemEvents: { add(sessionKey: string, text: string): void };
+  systemEvents: { add(sessionKey: string, text: string): Promise<void> };
   logger: Logger;
 }
 
@@ -118,11 +118,12 @@ export class InboundRouter {
     // Another gateway may have run this session's last turn: start from what is committed.
     await store.refresh(sessionKey);
     const fence = this.options.fenceOf(entry.plugin.id, entry.accountId);
-    const finish = async (reply?: string) => {
+    const finish = async (reply?: string, more: { buffered?: boolean; also?: (sql: Sql) => Promise<void> } = {}) => {
       const replies: ReplyDraft[] = reply === undefined ? [] : [this.#draft(entry, event, reply)];
       const outbox = await this.options.committer.commit({
         sessionKey,
         inboxId,
+        ...more,
         sessions: store.takeChanges(sessionKey),
         replies,
         ...(fence ? { fence } : {}),
@@ -134,6 +135,7 @@ export class InboundRouter {
       event,
       agent,
       sessionKey,
+      inboxId,
       bot: entry.supervisor.instance?.identity?.(),
       store,
       transcripts,
@@ -148,10 +150,10 @@ export class InboundRouter {
         return finish(decision.reply);
       case "buffered":
         logger.debug({ ...context, reason: decision.reason }, "buffered group message as context");
-        return finish();
+        return finish(undefined, { buffered: true });
       case "echo":
         logger.debug(context, "skipped a repeated batch (echo suppression)");
-        return finish();
+        return finish(undefined, decision.settle ? { also: decision.settle } : {});
       case "run":
         await turns.run({
           entry,
@@ -163,6 +165,7 @@ export class InboundRouter {
           userText: decision.userText,
           mentioned: decision.mentioned,
           ...(decision.intro ? { intro: decision.intro } : {}),
+          ...(decision.settle ? { also: decision.settle } : {}),
           signal,
           inboxId,
           ...(fence ? { fence } : {}),

@@ -21,6 +21,8 @@ export class InboxWriter {
   constructor(
     private readonly state: StateStore,
     private readonly fenceOf: FenceOf = () => undefined,
+    /** Called after each commit that added rows (the event stream reads them). */
+    private readonly onCommitted: () => void = () => {},
   ) {}
 
   /** Commits one event; resolves with its new inbox row id, or undefined for a redelivery. */
@@ -59,6 +61,7 @@ export class InboxWriter {
         Date.now(),
         this.fenceOf(channel, account),
       );
+      if (ids.some((id) => id !== undefined)) this.onCommitted();
       for (const [i, pending] of batch.entries()) pending.resolve(ids[i]);
     } catch (error) {
       for (const pending of batch) pending.reject(error);

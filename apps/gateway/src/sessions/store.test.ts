@@ -226,6 +226,23 @@ describe("SessionStore", () => {
     expect(store.get(KEY)?.turns).toBe(9);
   });
 
+  it("refreshAll reads every session again: ones another gateway created or changed, not one changed here and unwritten", async () => {
+    const store = await open();
+    store.ensure(KEY, group);
+    await store.flush();
+    const other = await SessionStore.open(await test.reopen(), "main", dir);
+    other.update(KEY, { turns: 4 });
+    other.ensure("agent:main:whatsapp:dm:+15550002", { ...group, conversationId: "+15550002", chatType: "direct" });
+    await other.flush();
+    expect(store.size).toBe(1);
+    const all = await store.refreshAll();
+    expect(all.map((entry) => entry.key).sort()).toEqual(["agent:main:whatsapp:dm:+15550002", KEY].sort());
+    expect(store.get(KEY)?.turns).toBe(4);
+    store.update(KEY, { turns: 5 });
+    await store.refreshAll();
+    expect(store.get(KEY)?.turns).toBe(5);
+  });
+
   it("a mirror that cannot be written is reported; the database keeps the session", async () => {
     const reported: string[] = [];
     const store = await open({ onWarning: (message) => reported.push(message) });

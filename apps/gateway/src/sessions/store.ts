@@ -207,6 +207,17 @@ export class SessionStore {
     if (checked && "entry" in checked) this.sessions.set(key, freeze(checked.entry));
   }
 
+  /** Reads every session of the agent again (other gateways may have created or changed some); resolves with them all. */
+  async refreshAll(): Promise<SessionEntry[]> {
+    for (const raw of await this.state.sessions.ofAgent(this.agentId)) {
+      const checked = checkEntry(raw);
+      if ("entry" in checked && !this.dirty.has(checked.entry.key)) {
+        this.sessions.set(checked.entry.key, freeze(checked.entry));
+      }
+    }
+    return this.entries();
+  }
+
   private schedule(): void {
     this.mirror.changed();
     // A failed background write is reported (warn) and kept dirty: the next write or flush tries again.

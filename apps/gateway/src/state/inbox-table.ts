@@ -22,9 +22,16 @@ export interface InboxRow {
   eventId: string;
   sessionKey: string | null;
   event: unknown;
-  status: "received" | "done";
+  /** `buffered`: done, and kept as context for the session's next triggered turn (a group message that did not trigger one). */
+  status: "received" | "done" | "buffered";
   /** When it was committed, epoch ms. */
   receivedAt: number;
+}
+
+/** A buffered row: its id and its event. */
+export interface BufferedRow {
+  id: number;
+  event: unknown;
 }
 
 interface RawRow {
@@ -34,7 +41,7 @@ interface RawRow {
   event_id: string;
   session_key: string | null;
   event: string;
-  status: "received" | "done";
+  status: "received" | "done" | "buffered";
   received_at: number;
 }
 
@@ -100,6 +107,23 @@ export class InboxTable {
     return rows.map(toRow).filter((row) => !wanted || wanted.has(`${row.channel}\u0000${row.account}`));
   }
 
+  /** Rows after `id`, oldest first, at most `limit` (the event stream reads the inbox this way). */
+  async after(id: number, limit: number): Promise<InboxRow[]> {
+    const rows = await this.db.all<RawRow>(`SELECT ${COLUMNS} FROM inbox WHERE id > $1 ORDER BY id LIMIT $2`, [
+      id,
+      limit,
+    ]);
+    return rows.map(toRow);
+  }
+
+  /** The newest and the oldest row id still kept (0 when the inbox is empty). */
+  async bounds(): Promise<{ oldest: number; newest: number }> {
+    const row = await this.db.one<{ oldest: number | null; newest: number | null }>(
+      "SELECT min(id) AS oldest, max(id) AS newest FROM inbox",
+    );
+    return { oldest: Number(row?.oldest ?? 0), newest: Number(row?.newest ?? 0) };
+  }
+
   /** The oldest row of a session still to handle. */
   async next(sessionKey: string): Promise<InboxRow | undefined> {
     const raw = await this.db.one<RawRow>(
@@ -109,19 +133,40 @@ export class InboxTable {
     return raw && toRow(raw);
   }
 
-  /** Marks a row done (in the caller's transaction); false when it was done already. */
-  async done(sql: Sql, id: number, now: number): Promise<boolean> {
+  /**
+   * Marks a row done (in the caller's transaction); false when it was done already. `buffered`
+   * marks it done as a group message kept as context (`buffered`), in the same statement.
+   */
+  async done(sql: Sql, id: number, now: number, status: "done" | "buffered" = "done"): Promise<boolean> {
     return (
-      (await sql.run("UPDATE inbox SET status = 'done', done_at = $1 WHERE id = $2 AND status = 'received'", [
+      (await sql.run("UPDATE inbox SET status = $1, done_at = $2 WHERE id = $3 AND status = 'received'", [
+        status,
         now,
         id,
       ])) > 0
     );
   }
 
-  /** Forgets done rows older than `before` (the dedupe window); resolves with how many. */
+  /**
+   * A session's buffered rows with `after < id < before`, the last `limit` of them, oldest first
+   * (the pending group context of the turn that `before` triggers).
+   */
+  async buffered(sessionKey: string, after: number, before: number, limit: number): Promise<BufferedRow[]> {
+    if (limit <= 0) return [];
+    const rows = await this.db.all<{ id: number; event: string }>(
+      `SELECT id, event FROM inbox WHERE session_key = $1 AND status = 'buffered' AND id > $2 AND id < $3
+       ORDER BY id DESC LIMIT $4`,
+      [sessionKey, after, before, limit],
+    );
+    return rows.reverse().map((row) => ({ id: row.id, event: JSON.parse(row.event) }));
+  }
+
+  /** Forgets done (and buffered) rows older than `before` (the dedupe window); resolves with how many. */
   async prune(before: number): Promise<number> {
-    return this.db.run("DELETE FROM inbox WHERE status = 'done' AND done_at < $1", [before]);
+    return (
+      (await this.db.run("DELETE FROM inbox WHERE status = 'done' AND done_at < $1", [before])) +
+      (await this.db.run("DELETE FROM inbox WHERE status = 'buffered' AND done_at < $1", [before]))
+    );
   }
 
   /** Rows by status (tests and `chorus sessions`). */
@@ -130,6 +175,6 @@ export class InboxTable {
       "SELECT status, count(*) AS n FROM inbox GROUP BY status",
     );
     const of = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
-    return { received: of("received"), done: of("done") };
+    return { received: of("received"), done: of("done") + of("buffered") };
   }
 }

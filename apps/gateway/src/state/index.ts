@@ -1,8 +1,9 @@
 export { DbChannelStore, storeScope } from "./channel-store.js";
-export type { InboxInsert, InboxRow } from "./inbox-table.js";
+export type { BufferedRow, InboxInsert, InboxRow } from "./inbox-table.js";
 export type { Lease } from "./leases-table.js";
 export { MessageIndex, type MessageIndexOptions } from "./message-index.js";
 export type { OutboxInsert, OutboxRow } from "./outbox-table.js";
+export { type RecentMessage, recentMessages } from "./recent-messages.js";
 export type { MessageLookup } from "./refs-table.js";
 export type { SessionRow } from "./sessions-table.js";
 export { redactUrl } from "./sql/redact-url.js";

@@ -52,11 +52,21 @@ export class KvTable {
   /** Reads, changes and writes one key in one transaction, locked against every other writer of it. */
   update<T>(scope: string, key: string, change: (sql: Sql) => Promise<T>): Promise<T> {
     return this.db.tx(async (sql) => {
-      if (sql.dialect === "postgres") {
-        await sql.run("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`kv|${scope}|${key}`]);
-      }
+      await this.lock(sql, scope, key);
       return change(sql);
     });
+  }
+
+  /** Locks one key against every other `update` of it until the caller's transaction ends. */
+  async lock(sql: Sql, scope: string, key: string): Promise<void> {
+    if (sql.dialect === "postgres") {
+      await sql.run("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`kv|${scope}|${key}`]);
+    }
+  }
+
+  /** Forgets the expired entries of a scope; resolves with how many. */
+  async prune(scope: string, now: number): Promise<number> {
+    return this.db.run("DELETE FROM kv WHERE scope = $1 AND expires_at IS NOT NULL AND expires_at <= $2", [scope, now]);
   }
 
   /** Every key of a scope (for import checks and tests). */

@@ -6,6 +6,7 @@ import type { MessageRef } from "@chorus/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { freshPostgresDatabase } from "../testing/postgres-database.js";
 import { MessageIndex } from "./message-index.js";
+import { recentMessages } from "./recent-messages.js";
 import { type StateConfig, StateStore } from "./state-store.js";
 
 /** One suite, two backends: everything the gateway keeps behaves the same on SQLite and PostgreSQL. */
@@ -138,6 +139,85 @@ describe.each(BACKENDS)("the state layer on $name", ({ config }) => {
     expect(await state.inbox.prune(10)).toBe(1);
     // The dedupe record outlives a prune only within the window: e1 is new again after it.
     expect((await state.inbox.accept([insert("e1", "s")], 11))[0]).toBeTypeOf("number");
+  });
+
+  it("reads the inbox after an id, in order (the event stream), and knows its bounds", async () => {
+    expect(await state.inbox.bounds()).toEqual({ oldest: 0, newest: 0 });
+    const insert = (eventId: string) => ({
+      channel: "telegram",
+      account: "default",
+      eventId,
+      sessionKey: "s",
+      event: { type: "message", eventId },
+      refs: [],
+    });
+    const ids = (await state.inbox.accept([insert("e1"), insert("e2"), insert("e3")], 1)).map(Number);
+    expect(await state.inbox.bounds()).toEqual({ oldest: ids[0], newest: ids[2] });
+    expect((await state.inbox.after(ids[0] as number, 10)).map((r) => r.eventId)).toEqual(["e2", "e3"]);
+    expect((await state.inbox.after(0, 2)).map((r) => r.eventId)).toEqual(["e1", "e2"]);
+    expect(await state.inbox.after(ids[2] as number, 10)).toEqual([]);
+  });
+
+  it("recent messages: ids and order from the index, texts from the inbox and the outbox", async () => {
+    const inbound = (id: string, text: string) => ({
+      type: "message",
+      eventId: `ev-${id}`,
+      conversation: { id: "c", kind: "group" },
+      sender: { id: "ann", name: "Ann" },
+      text,
+      mentions: { bot: false, others: [] },
+      ref: ref("c", id),
+      timestamp: 1000,
+    });
+    await state.inbox.accept(
+      [
+        {
+          channel: "telegram",
+          account: "default",
+          eventId: "ev-m1",
+          sessionKey: "s",
+          event: inbound("m1", "hi"),
+          refs: [ref("c", "m1")],
+        },
+        {
+          channel: "telegram",
+          account: "default",
+          eventId: "ev-x",
+          sessionKey: "s",
+          event: inbound("x", "elsewhere"),
+          refs: [ref("other", "x")],
+        },
+      ],
+      1,
+    );
+    const id = await state.db.tx(async (sql) => {
+      await state.refs.put(sql, [
+        ref("c", "b1", { fromBot: true }),
+        ref("c", "b2", { fromBot: true }),
+        ref("c", "b3", { fromBot: true }),
+      ]);
+      // An outside agent's answer: in the session's transcript with its message id, never in the outbox.
+      await state.sessions.save(sql, [{ key: "s", agentId: "main", entry: { sessionId: "sid-1" } }], 2);
+      await state.transcripts.append(sql, "sid-1", [
+        { role: "user", content: "[batch] hi", at: "1970-01-01T00:00:00.001Z", messageId: "m1" },
+        { role: "assistant", content: "answered outside", at: "1970-01-01T00:00:00.004Z", messageId: "b3" },
+      ]);
+      return state.outbox.add(
+        sql,
+        { sessionKey: "s", channel: "telegram", account: "default", scope: {}, text: "hello Ann", idempotencyKey: "k" },
+        2,
+      );
+    });
+    await state.outbox.markSent({ id }, "b1", 3);
+    const where = { channel: "telegram", account: "default", conversation: "c" };
+    expect(await recentMessages(state.db, where, 10)).toEqual([
+      { messageId: "m1", fromBot: false, text: "hi", sender: { id: "ann", name: "Ann" }, at: 1000 },
+      { messageId: "b1", fromBot: true, text: "hello Ann", at: 3 },
+      // Sent through the API outside any turn: in the index, without its text.
+      { messageId: "b2", fromBot: true },
+      { messageId: "b3", fromBot: true, text: "answered outside", at: 4 },
+    ]);
+    expect((await recentMessages(state.db, where, 1)).map((m) => m.messageId)).toEqual(["b3"]);
   });
 
   it("a fence that throws commits nothing of the batch", async () => {

@@ -63,6 +63,31 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
     expect(await open()).toEqual([]);
   });
 
+  it("buffered messages of one tick: their rows marked buffered and their context marks written, in the one transaction", async () => {
+    const ids = await received(3);
+    const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
+    const marked: string[] = [];
+    await Promise.all(
+      ids.map((id, i) =>
+        committer.commit({
+          sessionKey: `agent:main:telegram:group:${i}`,
+          inboxId: id,
+          buffered: i !== 1,
+          sessions: [],
+          replies: [],
+          also: async (sql) => {
+            await state.kv.set("test", `mark-${i}`, JSON.stringify({ at: i }), undefined, sql);
+            marked.push(`mark-${i}`);
+          },
+        }),
+      ),
+    );
+    expect(transactions).toBe(1);
+    expect(marked).toEqual(["mark-0", "mark-1", "mark-2"]);
+    const statuses = await state.db.all<{ id: number; status: string }>("SELECT id, status FROM inbox ORDER BY id");
+    expect(statuses.map((r) => r.status)).toEqual(["buffered", "done", "buffered"]);
+  });
+
   it("a fence that refuses fails only its own completion; the others of the tick commit", async () => {
     const ids = await received(3);
     const committer = new TurnCommitter(state, noTools, { warn: () => undefined });

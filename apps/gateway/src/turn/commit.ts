@@ -21,6 +21,8 @@ export interface Completion {
   sessionKey: string;
   /** The inbox row this completes; absent for heartbeats. */
   inboxId?: number;
+  /** The row is a group message kept as context for the session's next turn: marked `buffered`, not `done`. */
+  buffered?: boolean;
   /** Transcript entries to append, to this session id. */
   transcript?: { sessionId: string; entries: readonly TranscriptEntry[] };
   /** Session entries as they are after it. */
@@ -28,6 +30,8 @@ export interface Completion {
   replies: readonly ReplyDraft[];
   /** Runs first in the transaction and may refuse it (a lost lease). */
   fence?: (sql: Sql) => Promise<void>;
+  /** More of the same transaction (the system events the turn consumed). */
+  also?: (sql: Sql) => Promise<void>;
 }
 
 interface Grouped {
@@ -81,7 +85,7 @@ export class TurnCommitter {
         for (const { completion } of group) {
           if (completion.fence) await completion.fence(sql);
           await this.state.sessions.save(sql, completion.sessions, now);
-          if (completion.inboxId !== undefined) await this.state.inbox.done(sql, completion.inboxId, now);
+          await this.#finish(sql, completion, now);
         }
       });
     } catch {
@@ -120,9 +124,17 @@ export class TurnCommitter {
         const id = await this.state.outbox.add(sql, insert, now);
         rows.push({ ...insert, id, status: "pending" });
       }
-      if (completion.inboxId !== undefined) await this.state.inbox.done(sql, completion.inboxId, now);
+      await this.#finish(sql, completion, now);
       return rows;
     });
+  }
+
+  /** The end of every completion's transaction: what more it writes, and its inbox row marked. */
+  async #finish(sql: Sql, completion: Completion, now: number): Promise<void> {
+    if (completion.also) await completion.also(sql);
+    if (completion.inboxId !== undefined) {
+      await this.state.inbox.done(sql, completion.inboxId, now, completion.buffered ? "buffered" : "done");
+    }
   }
 
   /** Sends recorded replies in order; resolves with each one's platform message id (undefined: it failed, logged). */

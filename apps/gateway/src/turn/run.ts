@@ -13,13 +13,14 @@ import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
 import type { ChannelEntry } from "../channels/registry.js";
 import type { ResolvedAgent } from "../config/agents.js";
 import type { GatewayConfig } from "../config/schema.js";
-import { isSilent } from "../no-reply.js";
+import { isSilent, NO_REPLY } from "../no-reply.js";
 import type { AgentSessions } from "../sessions/agent-sessions.js";
 import type { SessionInit } from "../sessions/store.js";
 import { rowOf } from "../sessions/store.js";
 import type { Sql } from "../state/index.js";
 import { TurnReactions } from "../turn-reactions/turn.js";
 import type { TurnCommitter } from "./commit.js";
+import type { ExternalTurns } from "./external.js";
 import { turnSystemPrompt } from "./prompt.js";
 import { failureNotice } from "./reply.js";
 import { bindMessageTool, MessageToolDefinitions } from "./tool-binding.js";
@@ -33,10 +34,15 @@ export interface TurnRunnerOptions {
   tools: MessageToolCalls;
   /** Commits a turn's result with its inbox row, then sends the reply from the outbox. */
   committer: TurnCommitter;
-  /** Notes for a session's next turn (reaction notifications). */
-  systemEvents: { drain(sessionKey: string): string[] };
+  /** Notes for a session's next turn (reaction notifications): read at its start, removed in its commit. */
+  systemEvents: {
+    peek(sessionKey: string): Promise<string[]>;
+    consume(sql: Sql, sessionKey: string, shown: readonly string[]): Promise<void>;
+  };
   /** The last model failure per agent, for the owner's `/status`. */
   failures?: ModelFailures;
+  /** Where turns of outside agents (`provider: "external"`) wait for their answer. */
+  external?: ExternalTurns;
   logger: Logger;
 }
 
@@ -65,6 +71,8 @@ export interface TurnRequest {
   inboxId?: number;
   /** Runs first in the commit and may refuse it (a lost lease). */
   fence?: (sql: Sql) => Promise<void>;
+  /** More of the turn's commit (the group context's mark). */
+  also?: (sql: Sql) => Promise<void>;
 }
 
 /**
@@ -99,6 +107,7 @@ export class TurnRunner {
       conversation: address,
       ...(trigger ? { message: trigger.ref } : {}),
     };
+    const events = await this.options.systemEvents.peek(sessionKey);
     const system = turnSystemPrompt({
       agent,
       channelLabel: entry.plugin.label,
@@ -106,7 +115,7 @@ export class TurnRunner {
       reactionLevel,
       intro: request.intro,
       summaries,
-      events: this.options.systemEvents.drain(sessionKey),
+      events,
       think: session.settings.think,
     });
 
@@ -134,24 +143,32 @@ export class TurnRunner {
     let result: TurnResult | undefined;
     let reply: string;
     let failed = false;
+    /** The message id of the outside agent's answer, already sent by its own call (provider external). */
+    let sentOutside: string | undefined;
     try {
       reactions?.progress("thinking");
-      result = await runTurn({
-        model: agent.model,
-        system,
-        history,
-        user: request.userText,
-        tool: bindMessageTool({
-          definition: this.#definitions.for(entry, reactionLevel),
-          tools,
-          scope,
-          trigger,
-          reactions,
-        }),
-        maxSteps: config.agents.defaults.maxSteps,
-        signal: request.signal,
-      });
-      reply = result.text.trim();
+      if (agent.model.provider === "external" && this.options.external) {
+        const outcome = await this.options.external.wait(scope, agent.model.timeoutMs, request.signal);
+        if (outcome.kind === "sent") sentOutside = outcome.messageId;
+        reply = outcome.kind === "sent" ? outcome.text : NO_REPLY;
+      } else {
+        result = await runTurn({
+          model: agent.model,
+          system,
+          history,
+          user: request.userText,
+          tool: bindMessageTool({
+            definition: this.#definitions.for(entry, reactionLevel),
+            tools,
+            scope,
+            trigger,
+            reactions,
+          }),
+          maxSteps: config.agents.defaults.maxSteps,
+          signal: request.signal,
+        });
+        reply = result.text.trim();
+      }
     } catch (error) {
       failed = true;
       const failure = toChorusError(error);
@@ -167,7 +184,7 @@ export class TurnRunner {
       await reactions?.end("error");
       throw request.signal.reason ?? new Error("the turn was aborted");
     }
-    const silent = isSilent(reply);
+    const silent = sentOutside !== undefined || isSilent(reply);
     const record = recordTurn({
       store,
       session,
@@ -177,6 +194,10 @@ export class TurnRunner {
       reply,
       introduced: request.intro !== undefined,
     });
+    if (sentOutside !== undefined) {
+      const last = record.entries.length - 1;
+      record.entries[last] = { ...(record.entries[last] as (typeof record.entries)[number]), messageId: sentOutside };
+    }
     if (!silent && session.settings.verbose === true) await announceToolCalls(tools, result, scope);
     const outbox = await this.options.committer.commit({
       sessionKey,
@@ -194,6 +215,10 @@ export class TurnRunner {
             },
           ],
       ...(request.fence ? { fence: request.fence } : {}),
+      also: async (sql: Sql) => {
+        await request.also?.(sql);
+        if (events.length > 0) await this.options.systemEvents.consume(sql, sessionKey, events);
+      },
     });
     store.committed(record.session);
     if (outbox.length > 0) {
@@ -201,6 +226,6 @@ export class TurnRunner {
       await this.options.committer.deliver(outbox);
     }
     await typing.end();
-    await reactions?.end(failed ? "error" : silent ? "noreply" : "done");
+    await reactions?.end(failed ? "error" : sentOutside !== undefined || !silent ? "done" : "noreply");
   }
 }

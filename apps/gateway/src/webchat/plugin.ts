@@ -42,6 +42,9 @@ export function createWebchatPlugin(hub: WebchatHub): ChannelPlugin<WebchatConfi
     label: "Webchat",
     capabilities: WEBCHAT_CAPABILITIES,
     configSchema: webchatConfigSchema,
+    // Its platform is this gateway's hub (rooms, messages, the browsers' sockets): with several
+    // gateways it runs on the one holding its lease, where the browsers must connect.
+    holdsConnection: () => true,
     create: (ctx) => createInstance(hub, ctx),
   });
 }

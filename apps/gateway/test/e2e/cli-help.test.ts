@@ -12,6 +12,7 @@ const COMMANDS: [args: string, description: string, options: string[]][] = [
     "start the gateway (with no config: webchat + the offline",
     ["--config <path>", "--verbose", "--port <port>", "--bind <address>"],
   ],
+  ["mcp", "the MCP server over stdio", ["--config <path>", "--url <url>", "--token <token>", "--no-start"]],
   ["channels", "list installed channel plugins, their capabilities and", ["--config <path>", "--json"]],
   ["plugins", "install and remove channel plugins in <home>/plugins", ["add <spec>", "remove <name>", "list"]],
   ["plugins add", "install a channel package from npm", []],

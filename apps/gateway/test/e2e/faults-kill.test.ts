@@ -30,8 +30,8 @@ describe("the gateway is killed with SIGKILL during a burst of turns", () => {
         members: [{ id: `u${i}`, name: `User ${i}` }],
       });
     }
-    // Every answer takes 100 ms, four turns at a time: the burst is still running when the kill comes.
-    model.inject({ kind: "delay", ms: 100, times: Number.POSITIVE_INFINITY });
+    // Every answer takes 250 ms, four turns at a time: the burst is still running when the kill comes.
+    model.inject({ kind: "delay", ms: 250, times: Number.POSITIVE_INFINITY });
     const config = world.config();
     gateway = await startGatewayProcess({ config });
     home = gateway.home;
@@ -40,9 +40,11 @@ describe("the gateway is killed with SIGKILL during a burst of turns", () => {
         platform.userSends({ conversationId: id, senderId: `u${i}`, text: `Chorus, wave ${n} in ${id}` }),
       );
     const committedAtLeast = (turns: number) =>
-      waitFor(async () => committedTurns(await readSessionsOnDisk(home as string)) >= turns, {
+      // The database, not the mirror: sessions.json trails it by up to seconds on a loaded machine.
+      waitFor(() => committedTurns(readSessionsFromState(home as string)) >= turns, {
         timeoutMs: 15_000,
-        message: `${turns} committed turns in sessions.json`,
+        intervalMs: 20,
+        message: `${turns} committed turns in the state database`,
       });
     const repliesTo = (message: WireMessage) =>
       platform.messagesIn(message.conversationId).filter((m) => m.senderId === "bot" && m.replyTo?.id === message.id);

@@ -1,12 +1,14 @@
 import { fileURLToPath } from "node:url";
-import { createFakeTalk, type FakeBot, type FakeTalk } from "@chorus/channel-nextcloud/testing";
+import { createFakeTalk, type FakeBot, type FakeMessage, type FakeTalk } from "@chorus/channel-nextcloud/testing";
 import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
 import { eventually, waitFor } from "@chorus/testkit";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_HEARTBEAT_PROMPT } from "../../src/heartbeat/scheduler.js";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { freshPostgresDatabase } from "../../src/testing/postgres-database.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { systemText } from "../support/groups-b-harness.js";
 
 /*
  * Several gateways on one PostgreSQL (issue 15): three `chorus start` processes share a database
@@ -240,4 +242,154 @@ describe("three gateways on one PostgreSQL", () => {
     expect(JSON.stringify(json)).not.toContain(password);
     expect(gateways.some((g) => g.output().includes("postgres://chorus:***@"))).toBe(true);
   }, 180_000);
+});
+
+describe("three gateways share each session's runtime state", () => {
+  let talk: FakeTalk | undefined;
+  let model: FakeOpenAI | undefined;
+  let db: pg.Client | undefined;
+  const gateways: GatewayProcess[] = [];
+  afterAll(async () => {
+    for (const gateway of gateways) await gateway.stop("SIGKILL");
+    await db?.end();
+    await model?.close();
+    await talk?.close();
+    for (const gateway of gateways) await removeHome(gateway.home);
+  });
+
+  it("a group's context buffered on one gateway and a reaction noted on another reach the turn run on a third; heartbeats run once", async () => {
+    const url = await freshPostgresDatabase("gateways_shared");
+    talk = createFakeTalk();
+    await talk.start();
+    talk.addRoom({ token: "lounge", name: "Lounge" });
+    talk.addRoom({ token: "dm-ada", type: "one2one", users: ["ada", "chorus"] });
+    model = await createFakeOpenAI({ apiKey: "sk-test" });
+    const EVERY_MS = 2_000;
+    // One public address in front of the three (a load balancer): Talk knows the bot by its URL.
+    const PUBLIC = "http://chorus.example.test";
+    const config = {
+      gateway: { publicUrl: PUBLIC },
+      plugins: { load: [NEXTCLOUD] },
+      state: { backend: "postgres", url },
+      channels: {
+        // A webhook bot: runs on every gateway; mentions wake the agent, the rest is context.
+        nextcloud: {
+          baseUrl: talk.url,
+          secret: SECRET,
+          botName: "Chorus",
+          groupPolicy: "open",
+          dmPolicy: "open",
+          allowFrom: ["*"],
+          reactionLevel: "off",
+          // Talk's bot API gives a sent message no id, so reactions on the bot's own cannot be told apart: all.
+          reactionNotifications: "all",
+        },
+      },
+      agents: {
+        defaults: { heartbeat: { every: `${EVERY_MS}ms` } },
+        list: [{ id: "main", name: "Chorus", model: fakeModelConfig(model, { apiKey: "sk-test" }) }],
+      },
+    };
+    for (let i = 0; i < 3; i++) gateways.push(await startGatewayProcess({ config }));
+    const [a, b, c] = gateways as [GatewayProcess, GatewayProcess, GatewayProcess];
+    const bot: FakeBot = talk.installBot({ name: "Chorus", secret: SECRET, url: `${PUBLIC}/hooks/nextcloud/default` });
+    talk.setupBot(bot, "lounge");
+    talk.setupBot(bot, "dm-ada");
+    db = new pg.Client({ connectionString: url });
+    await db.connect();
+    const sql = db;
+    const count = async (query: string): Promise<number> => Number((await sql.query(query)).rows[0]?.n ?? 0);
+    const deliver = async (to: GatewayProcess, hook: object) =>
+      expect((await (talk as FakeTalk).deliver(`${to.url}/hooks/nextcloud/default`, bot, hook)).status).toBe(200);
+    const ada = { id: "ada", name: "Ada" };
+    const bob = { id: "bob", name: "Bob" };
+    const lounge = (): FakeMessage[] => (talk as FakeTalk).messagesIn("lounge");
+    const botIn = (messages: FakeMessage[]) => messages.filter((m) => m.actorId === bot.actorId);
+    const loungeRequests = () => (model as FakeOpenAI).requests.filter((r) => lastUserText(r).includes("[from:"));
+
+    // Unmentioned messages land on gateway A: buffered as context (their inbox rows), no turn.
+    const context = ["Pizza tonight?", "Only if it has pineapple", "Never pineapple."];
+    for (const [i, text] of context.entries()) {
+      await deliver(a, (talk as FakeTalk).userSends({ token: "lounge", user: i % 2 === 0 ? bob : ada, message: text }));
+    }
+    await waitFor(async () => (await count("SELECT count(*) AS n FROM inbox WHERE status = 'buffered'")) === 3, {
+      timeoutMs: 15_000,
+      message: "three buffered group messages",
+    });
+    expect(loungeRequests()).toHaveLength(0);
+    // The mention lands on gateway B: ONE answer, with every pending message as context.
+    model.script({ text: "Pizza it is, no pineapple." });
+    const mention = (talk as FakeTalk).userSends({ token: "lounge", user: ada, message: "@Chorus settle this please" });
+    await deliver(b, mention);
+    await eventually(() => expect(botIn(lounge()).map((m) => m.message)).toEqual(["Pizza it is, no pineapple."]), {
+      timeoutMs: 15_000,
+    });
+    expect(loungeRequests()).toHaveLength(1);
+    const batch = lastUserText(loungeRequests()[0]);
+    expect(batch).toContain("[Chat messages since your last reply - for context]");
+    expect(batch).toContain("Bob: Pizza tonight?\nAda: Only if it has pineapple\nBob: Never pineapple.");
+    expect(batch).toContain("[Current message - respond to this]\nAda: @Chorus settle this please");
+
+    // A reaction on the bot's reply lands on gateway C: noted for the session's next turn, which runs on A.
+    const reply = botIn(lounge())[0] as FakeMessage;
+    await deliver(c, (talk as FakeTalk).userReacts(reply.id, bob, "👍"));
+    await waitFor(async () => (await count("SELECT count(*) AS n FROM kv WHERE scope = 'system-events'")) === 1, {
+      timeoutMs: 15_000,
+      message: "the reaction noted for the session's next turn",
+    });
+    model.script({ text: "Glad you agree." });
+    await deliver(a, (talk as FakeTalk).userSends({ token: "lounge", user: bob, message: "@Chorus thanks" }));
+    await eventually(() => expect(botIn(lounge())).toHaveLength(2), { timeoutMs: 15_000 });
+    expect(loungeRequests()).toHaveLength(2);
+    const next = loungeRequests()[1];
+    expect(systemText(next)).toContain("Nextcloud Talk reaction added: 👍 by Bob on msg");
+    // Nothing already in the session comes again as context; the reaction is shown once.
+    expect(lastUserText(next)).not.toContain("Pizza tonight?");
+    expect(lastUserText(next)).not.toContain("[Chat messages since your last reply");
+    expect(await count("SELECT count(*) AS n FROM kv WHERE scope = 'system-events'")).toBe(0);
+
+    // Echo memory is shared too: the same text twice without a mention (activation always) gets one answer.
+    await deliver(b, (talk as FakeTalk).userSends({ token: "lounge", user: ada, message: "/activation always" }));
+    await eventually(() => expect(botIn(lounge())).toHaveLength(3), { timeoutMs: 15_000 });
+    await deliver(c, (talk as FakeTalk).userSends({ token: "lounge", user: bob, message: "ping" }));
+    await eventually(() => expect(botIn(lounge())).toHaveLength(4), { timeoutMs: 15_000 });
+    await deliver(a, (talk as FakeTalk).userSends({ token: "lounge", user: bob, message: "ping" }));
+    await waitFor(async () => (await count("SELECT count(*) AS n FROM inbox WHERE status = 'received'")) === 0, {
+      timeoutMs: 15_000,
+      message: "the repeated ping handled",
+    });
+    expect(botIn(lounge())).toHaveLength(4);
+
+    // Heartbeats: the direct chat's session (whose turns ran on all three) is beaten by one gateway, not three.
+    for (const [i, to] of [a, b, c].entries()) {
+      await deliver(to, (talk as FakeTalk).userSends({ token: "dm-ada", user: ada, message: `hi ${i}` }));
+      // Answered (heartbeats may already post in this chat too: the model's log tells the turns apart).
+      await eventually(
+        () => expect((model as FakeOpenAI).requests.some((r) => lastUserText(r) === `hi ${i}`)).toBe(true),
+        { timeoutMs: 15_000 },
+      );
+    }
+    await waitFor(async () => (await count("SELECT count(*) AS n FROM inbox WHERE status = 'received'")) === 0, {
+      timeoutMs: 15_000,
+      message: "the direct messages handled",
+    });
+    const heartbeats = () =>
+      (model as FakeOpenAI).server
+        .requestsTo("POST", "/v1/chat/completions")
+        .filter((r) => lastUserText(r.body as never) === DEFAULT_HEARTBEAT_PROMPT);
+    await waitFor(() => heartbeats().length >= 1, { timeoutMs: 15_000, message: "a first heartbeat" });
+    const firstAt = heartbeats()[0]?.at as number;
+    await waitFor(() => heartbeats().length >= 5, { timeoutMs: 30_000, message: "five heartbeats" });
+    const beats = heartbeats().map((r) => r.at);
+    const spanMs = (beats.at(-1) as number) - firstAt;
+    // One scheduler beats the session: every EVERY_MS, never three times per interval.
+    expect(beats.length).toBeLessThanOrEqual(Math.floor(spanMs / EVERY_MS) + 2);
+    for (let i = 1; i < beats.length; i++) {
+      expect((beats[i] as number) - (beats[i - 1] as number), "two heartbeats within half an interval").toBeGreaterThan(
+        EVERY_MS / 2,
+      );
+    }
+    // Groups never get one.
+    expect(loungeRequests().some((r) => lastUserText(r) === DEFAULT_HEARTBEAT_PROMPT)).toBe(false);
+  }, 120_000);
 });

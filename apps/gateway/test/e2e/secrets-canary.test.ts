@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
 import { createFakeWhatsApp, saveLinkedCreds } from "@chorus/channel-whatsapp/testing";
 import { closedPort, waitFor } from "@chorus/testkit";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { runChorus } from "../support/loading-cli.js";
@@ -133,6 +135,18 @@ describe("canary secrets of every channel against unreachable and refusing platf
     });
     expect(sent.status).toBeGreaterThanOrEqual(400);
     expect(sent.json.error.code).toBe("E_PLATFORM");
+    // The same through MCP, an agent's path: the failure is a tool result, without the secret.
+    const mcp = new Client({ name: "canary", version: "1" });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${gateway.token}` } },
+      }),
+    );
+    const mcpSent = await mcp.callTool({
+      name: "message_nextcloud",
+      arguments: { action: "send", target: "conversation-token", text: "hello" },
+    });
+    expect(mcpSent).toMatchObject({ isError: true, structuredContent: { error: { code: "E_PLATFORM" } } });
     const failing = await waitFor(
       async () => {
         const rows = (await channels()).filter((c) => c.id !== "webchat");
@@ -147,6 +161,9 @@ describe("canary secrets of every channel against unreachable and refusing platf
     expect(refused?.status.lastError).toMatch(/401|Unauthorized/);
 
     const api = JSON.stringify(await channels());
+    const mcpChannels = JSON.stringify(await mcp.callTool({ name: "list_channels", arguments: {} }));
+    const mcpTools = JSON.stringify(await mcp.listTools());
+    await mcp.close();
     const options = { home: gateway.home };
     const args = ["--url", gateway.url, "--token", gateway.token];
     const listed = await runChorus(["channels", ...args], options);
@@ -158,6 +175,9 @@ describe("canary secrets of every channel against unreachable and refusing platf
       "gateway output": gateway.output(),
       "/v1/channels": api,
       "the API's answer to a failed send": JSON.stringify(sent.json),
+      "MCP's answer to a failed send": JSON.stringify(mcpSent),
+      "MCP list_channels": mcpChannels,
+      "MCP tools/list": mcpTools,
       "chorus channels": listed.stdout + listed.stderr,
       "chorus channels --json": json.stdout + json.stderr,
       "chorus doctor": doctor.stdout + doctor.stderr,

@@ -35,6 +35,8 @@ export function schemaStatements(dialect: Dialect): string[] {
       done_at BIGINT, UNIQUE (channel, account, event_id))`,
     "CREATE INDEX IF NOT EXISTS inbox_received ON inbox (session_key, id) WHERE status = 'received'",
     "CREATE INDEX IF NOT EXISTS inbox_done ON inbox (done_at) WHERE status = 'done'",
+    // Group messages kept as context (status 'buffered'): the next triggered turn of the session reads them.
+    "CREATE INDEX IF NOT EXISTS inbox_buffered ON inbox (session_key, id) WHERE status = 'buffered'",
     // The durable outbox: replies recorded before they are sent.
     `CREATE TABLE IF NOT EXISTS outbox (
       id ${id}, session_key TEXT NOT NULL, channel TEXT NOT NULL, account TEXT NOT NULL,

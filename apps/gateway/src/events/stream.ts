@@ -1,0 +1,121 @@
+import type { ChannelState, ChannelWatch } from "../channels/watch.js";
+import type { StateStore } from "../state/index.js";
+import type { EventFilter } from "./filter.js";
+
+/** One SSE event: `id` only on inbox events (what `Last-Event-ID` resumes from). */
+export interface SseFrame {
+  id?: string;
+  data: string;
+}
+
+export interface EventHubOptions {
+  state: Pick<StateStore, "inbox">;
+  filter: EventFilter;
+  watch: ChannelWatch;
+  /** How long handled inbox rows are kept: how far back a reconnect can resume. */
+  retentionMs: number;
+  /** How often a stream looks at the inbox when nothing woke it (rows another gateway committed). */
+  pollMs?: number;
+}
+
+/** Inbox rows read per query. */
+const PAGE = 200;
+
+/**
+ * `GET /v1/events`: each stream reads the durable inbox from its cursor, in id order — the
+ * rows after `Last-Event-ID` first (a resume), then each new row as it is committed — and shows
+ * the ones the `EventFilter` lets through, with the row id as the SSE id. Channel status
+ * changes go out as they happen, without an id (they are not replayed; the `ready` event and
+ * `list_channels` give the current state).
+ */
+export class EventHub {
+  #wake = signal();
+  readonly #closing = new AbortController();
+
+  constructor(private readonly options: EventHubOptions) {}
+
+  /** Ends every stream (the gateway is stopping). */
+  close(): void {
+    this.#closing.abort();
+  }
+
+  /** New rows were committed: wake every stream. */
+  notify(): void {
+    const wake = this.#wake;
+    this.#wake = signal();
+    wake.resolve();
+  }
+
+  /** Streams until `signal` aborts; `after` is the client's `Last-Event-ID` (none: from now). */
+  async stream(
+    after: number | undefined,
+    write: (frame: SseFrame) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { state, filter, watch } = this.options;
+    const bounds = await state.inbox.bounds();
+    // An id past the newest row is not one of this inbox's (a new database): from now, and say so.
+    const unknown = after !== undefined && after > bounds.newest;
+    let cursor = after === undefined || unknown ? bounds.newest : after;
+    let statuses: ChannelState[] = [];
+    const unlisten = watch.listen((changed) => {
+      statuses.push(...changed);
+      this.notify();
+    });
+    try {
+      await write({
+        data: JSON.stringify({
+          type: "ready",
+          retentionMs: this.options.retentionMs,
+          oldestId: String(bounds.oldest),
+          newestId: String(bounds.newest),
+          ...(after !== undefined && !unknown ? { resumedAfter: String(after) } : {}),
+          // Rows between the client's id and the oldest kept one were pruned (older than retentionMs).
+          ...(after !== undefined && !unknown && bounds.oldest > after + 1 ? { missedBeyondRetention: true } : {}),
+          ...(unknown ? { unknownLastEventId: String(after) } : {}),
+          channels: watch.states(),
+        }),
+      });
+      while (!signal.aborted) {
+        const wake = this.#wake.promise;
+        const rows = await state.inbox.after(cursor, PAGE);
+        for (const row of rows) {
+          const event = await filter.view(row);
+          cursor = Number(row.id);
+          if (event) await write({ id: event.id, data: JSON.stringify(event) });
+        }
+        const changed = statuses;
+        statuses = [];
+        for (const status of changed)
+          await write({ data: JSON.stringify({ type: "status", at: Date.now(), ...status }) });
+        if (rows.length === PAGE) continue;
+        await waitFor(wake, this.options.pollMs ?? 1_000, signal);
+      }
+    } finally {
+      unlisten();
+    }
+  }
+}
+
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; resolve(): void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Resolves on `wake`, after `ms`, or when `signal` aborts, whichever comes first. */
+function waitFor(wake: Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    void wake.then(done);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}

@@ -1,0 +1,77 @@
+import type { Logger } from "pino";
+import type { PairingStore } from "../access/pairing-store.js";
+import type { MessageToolCalls } from "../channels/message-tool.js";
+import type { ChannelRegistry } from "../channels/registry.js";
+import { ChannelWatch } from "../channels/watch.js";
+import { EventFilter } from "../events/filter.js";
+import { EventHub } from "../events/stream.js";
+import { lazyMcpEndpoint, type McpEndpoint } from "../mcp/lazy-endpoint.js";
+import { McpTools } from "../mcp/tools.js";
+import { type MessageIndex, recentMessages, type StateStore } from "../state/index.js";
+import { ExternalTurns } from "../turn/external.js";
+
+export interface AgentApiOptions {
+  registry: ChannelRegistry;
+  state: StateStore;
+  index: MessageIndex;
+  pairing: PairingStore;
+  /** Runs `message` calls; an outside agent's (MCP, the HTTP API) go through the external turns first. */
+  tools: MessageToolCalls;
+  /** How far back `Last-Event-ID` can resume (the inbox keeps handled rows this long). */
+  retentionMs: number;
+  logger: Logger;
+}
+
+/** What the gateway offers outside agents: the event stream (`/v1/events`) and the MCP server (`/mcp`). */
+export interface AgentApi {
+  /** The turns of outside agents (`provider: "external"`), answered by their calls. */
+  external: ExternalTurns;
+  watch: ChannelWatch;
+  events: EventHub;
+  mcp: McpEndpoint;
+  close(): Promise<void>;
+}
+
+/** Sets up the event stream and the MCP endpoint; both follow the channels' states. */
+export function createAgentApi(options: AgentApiOptions): AgentApi {
+  const { registry, state, index, logger } = options;
+  const external = new ExternalTurns(options.tools);
+  const watch = new ChannelWatch(registry);
+  const events = new EventHub({
+    state,
+    filter: new EventFilter({ registry, pairing: options.pairing, index }),
+    watch,
+    retentionMs: options.retentionMs,
+  });
+  const tools = new McpTools({
+    registry,
+    execute: (input) => external.execute(input),
+    recent: (where, limit) => recentMessages(state.db, where, limit),
+  });
+  const mcp = lazyMcpEndpoint(tools, logger);
+  // An account that went down or came back changes the tool list (its `message` tool is offered only while it runs).
+  const offered = (all: { channel: string; account: string; up: boolean }[]) =>
+    all
+      .filter((s) => s.up)
+      .map((s) => `${s.channel}:${s.account}`)
+      .join(",");
+  let lastOffered = offered(watch.states());
+  watch.listen((_changed, all) => {
+    const now = offered(all);
+    if (now === lastOffered) return;
+    lastOffered = now;
+    mcp.toolsChanged();
+  });
+  watch.start();
+  return {
+    external,
+    watch,
+    events,
+    mcp,
+    close: async () => {
+      watch.stop();
+      events.close();
+      await mcp.close();
+    },
+  };
+}

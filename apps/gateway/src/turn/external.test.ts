@@ -1,0 +1,71 @@
+import type { MessageToolInput, MessageToolSuccess } from "@chorus/core";
+import { describe, expect, it } from "vitest";
+import type { MessageCallOptions, MessageToolCalls, TurnScope } from "../channels/message-tool.js";
+import { ExternalTurns } from "./external.js";
+
+/** Records each call and the scope it ran in; a send answers with a message id. */
+class RecordingTools implements MessageToolCalls {
+  readonly calls: { input: MessageToolInput; scope: TurnScope | undefined }[] = [];
+  async execute(
+    input: MessageToolInput,
+    scope?: TurnScope,
+    _options?: MessageCallOptions,
+  ): Promise<MessageToolSuccess> {
+    this.calls.push({ input, scope });
+    if (input.action === "send") return { ok: true, action: "send", messageId: `sent-${this.calls.length}` };
+    return { ok: true, action: "react", op: "add", emoji: input.emoji ?? "" };
+  }
+}
+
+const scope: TurnScope = {
+  channel: "memory",
+  accountId: "default",
+  conversation: { id: "team", threadId: "t1" },
+  message: { channel: "memory", accountId: "default", conversationId: "team", messageId: "m1" },
+};
+
+describe("ExternalTurns: turns of an outside agent", () => {
+  it("a react from outside runs in the waiting turn's scope and does not end it; the first send does", async () => {
+    const tools = new RecordingTools();
+    const turns = new ExternalTurns(tools);
+    const waiting = turns.wait(scope, 60_000, new AbortController().signal);
+    await turns.execute({ action: "react", channel: "memory", target: "team", emoji: "👍" });
+    expect(tools.calls[0]?.scope).toBe(scope);
+    await turns.execute({ action: "send", channel: "memory", target: "team", text: "hi" });
+    await expect(waiting).resolves.toEqual({ kind: "sent", text: "hi", messageId: "sent-2" });
+    // The turn is over: a later call goes out without a turn's scope.
+    await turns.execute({ action: "send", channel: "memory", target: "team", text: "more" });
+    expect(tools.calls[2]?.scope).toBeUndefined();
+  });
+
+  it("a send to another conversation, channel or account leaves the turn waiting", async () => {
+    const tools = new RecordingTools();
+    const turns = new ExternalTurns(tools);
+    const controller = new AbortController();
+    let outcome: unknown;
+    const waiting = turns.wait(scope, 60_000, controller.signal).then((o) => {
+      outcome = o;
+    });
+    await turns.execute({ action: "send", channel: "memory", target: "elsewhere", text: "x" });
+    await turns.execute({ action: "send", channel: "other", target: "team", text: "x" });
+    await turns.execute({ action: "send", channel: "memory", account: "work", target: "team", text: "x" });
+    expect(outcome).toBeUndefined();
+    expect(tools.calls.every((c) => c.scope === undefined)).toBe(true);
+    controller.abort();
+    await waiting;
+    expect(outcome).toEqual({ kind: "timeout" });
+  });
+
+  it("ends without an answer after its timeout", async () => {
+    const turns = new ExternalTurns(new RecordingTools());
+    await expect(turns.wait(scope, 5, new AbortController().signal)).resolves.toEqual({ kind: "timeout" });
+  });
+
+  it("a call made inside a turn (the built-in agent's) keeps its own scope", async () => {
+    const tools = new RecordingTools();
+    const turns = new ExternalTurns(tools);
+    const own: TurnScope = { channel: "memory", accountId: "default", conversation: { id: "dm" } };
+    await turns.execute({ action: "send", text: "hi" }, own);
+    expect(tools.calls[0]?.scope).toBe(own);
+  });
+});
