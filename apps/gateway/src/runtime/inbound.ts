@@ -79,7 +79,8 @@ export class InboundRouter {
     const entry = this.options.registry.get(row.channel, row.account);
     const event = row.event as InboundMessageEvent;
     const agent = this.options.agentFor(entry);
-    await this.#message(entry, event, agent, row.sessionKey ?? this.#sessionKey(entry, event, agent), signal, row.id);
+    const sessionKey = row.sessionKey ?? this.#sessionKey(entry, event, agent);
+    await this.#message(entry, event, agent, sessionKey, signal, { id: row.id, receivedAt: row.receivedAt });
   }
 
   /** Handles a committed reaction row left by a crash (the `Dispatcher` claimed it). */
@@ -110,9 +111,10 @@ export class InboundRouter {
     agent: ResolvedAgent,
     sessionKey: string,
     signal: AbortSignal,
-    inboxId: number,
+    row: { id: number; receivedAt: number },
   ): Promise<void> {
     const { gate, turns, logger } = this.options;
+    const inboxId = row.id;
     const event = await this.#withReplyFromIndex(entry, received);
     const { store, transcripts } = await this.options.sessionsOf(agent.id);
     // Another gateway may have run this session's last turn: start from what is committed.
@@ -168,6 +170,7 @@ export class InboundRouter {
           ...(decision.settle ? { also: decision.settle } : {}),
           signal,
           inboxId,
+          receivedAt: row.receivedAt,
           ...(fence ? { fence } : {}),
         });
     }

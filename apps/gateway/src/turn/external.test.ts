@@ -56,6 +56,52 @@ describe("ExternalTurns: turns of an outside agent", () => {
     expect(outcome).toEqual({ kind: "timeout" });
   });
 
+  it("a send that came before the turn waited answers it, when it came after the message was received", async () => {
+    const tools = new RecordingTools();
+    const turns = new ExternalTurns(tools);
+    const received = Date.now();
+    // The outside agent answered from the event stream before the gateway started the message's turn.
+    await turns.execute({ action: "send", channel: "memory", target: "team", text: "early" });
+    await expect(turns.wait(scope, 60_000, new AbortController().signal, received)).resolves.toEqual({
+      kind: "sent",
+      text: "early",
+      messageId: "sent-1",
+    });
+    // Taken once: the next turn waits for its own answer.
+    const controller = new AbortController();
+    const next = turns.wait(scope, 60_000, controller.signal, received);
+    controller.abort();
+    await expect(next).resolves.toEqual({ kind: "timeout" });
+  });
+
+  it("a turn that began waiting while a send was on its way is answered by that send", async () => {
+    let release: () => void = () => undefined;
+    const slow: MessageToolCalls = {
+      execute: async () => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return { ok: true, action: "send", messageId: "slow-1" };
+      },
+    };
+    const turns = new ExternalTurns(slow);
+    const received = Date.now();
+    const sending = turns.execute({ action: "send", channel: "memory", target: "team", text: "in flight" });
+    const waiting = turns.wait(scope, 60_000, new AbortController().signal, received);
+    release();
+    await sending;
+    await expect(waiting).resolves.toEqual({ kind: "sent", text: "in flight", messageId: "slow-1" });
+  });
+
+  it("a send older than the message a turn answers does not answer it", async () => {
+    const turns = new ExternalTurns(new RecordingTools());
+    await turns.execute({ action: "send", channel: "memory", target: "team", text: "before the question" });
+    const controller = new AbortController();
+    const waiting = turns.wait(scope, 60_000, controller.signal, Date.now() + 1);
+    controller.abort();
+    await expect(waiting).resolves.toEqual({ kind: "timeout" });
+  });
+
   it("ends without an answer after its timeout", async () => {
     const turns = new ExternalTurns(new RecordingTools());
     await expect(turns.wait(scope, 5, new AbortController().signal)).resolves.toEqual({ kind: "timeout" });

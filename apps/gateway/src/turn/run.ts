@@ -69,6 +69,8 @@ export interface TurnRequest {
   signal: AbortSignal;
   /** The inbox row this turn answers (absent for heartbeats): marked done in the turn's commit. */
   inboxId?: number;
+  /** When that row was received (an outside agent's answer can come before the turn waits for it). */
+  receivedAt?: number;
   /** Runs first in the commit and may refuse it (a lost lease). */
   fence?: (sql: Sql) => Promise<void>;
   /** More of the turn's commit (the group context's mark). */
@@ -148,7 +150,12 @@ export class TurnRunner {
     try {
       reactions?.progress("thinking");
       if (agent.model.provider === "external" && this.options.external) {
-        const outcome = await this.options.external.wait(scope, agent.model.timeoutMs, request.signal);
+        const outcome = await this.options.external.wait(
+          scope,
+          agent.model.timeoutMs,
+          request.signal,
+          request.receivedAt,
+        );
         if (outcome.kind === "sent") sentOutside = outcome.messageId;
         reply = outcome.kind === "sent" ? outcome.text : NO_REPLY;
       } else {
