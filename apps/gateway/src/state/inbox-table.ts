@@ -83,21 +83,32 @@ export class InboxTable {
     return this.db.tx(
       async (sql) => {
         if (fence) await fence(sql);
-        const ids: (number | undefined)[] = [];
-        for (const item of batch) {
-          const row = await sql.one<{ id: number }>(
-            `INSERT INTO inbox (channel, account, event_id, session_key, event, status, received_at)
-             VALUES ($1, $2, $3, $4, $5, 'received', $6)
-             ON CONFLICT (channel, account, event_id) DO NOTHING RETURNING id`,
-            [item.channel, item.account, item.eventId, item.sessionKey, JSON.stringify(item.event), now],
-          );
-          ids.push(row?.id);
-          if (row && item.refs.length > 0) await this.refs.put(sql, item.refs);
-        }
-        return ids;
+        return this.acceptIn(sql, batch, now);
       },
       { durable: true },
     );
+  }
+
+  /**
+   * The inserts of `accept`, in the caller's transaction. On PostgreSQL they hold a transaction
+   * lock until the commit, so inbox ids are committed in id order across gateways: the event
+   * stream reads "after id N" and must never pass a row that a slower gateway commits later.
+   */
+  async acceptIn(sql: Sql, batch: readonly InboxInsert[], now: number): Promise<(number | undefined)[]> {
+    if (sql.dialect === "postgres")
+      await sql.run("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", ["inbox:order"]);
+    const ids: (number | undefined)[] = [];
+    for (const item of batch) {
+      const row = await sql.one<{ id: number }>(
+        `INSERT INTO inbox (channel, account, event_id, session_key, event, status, received_at)
+         VALUES ($1, $2, $3, $4, $5, 'received', $6)
+         ON CONFLICT (channel, account, event_id) DO NOTHING RETURNING id`,
+        [item.channel, item.account, item.eventId, item.sessionKey, JSON.stringify(item.event), now],
+      );
+      ids.push(row?.id);
+      if (row && item.refs.length > 0) await this.refs.put(sql, item.refs);
+    }
+    return ids;
   }
 
   /** Rows received and not done, oldest first (all of them, or of some accounts). */

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { STORE_CONFORMANCE_CASES } from "@chorus/channel-kit/state";
 import type { MessageRef } from "@chorus/core";
+import { waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { freshPostgresDatabase } from "../testing/postgres-database.js";
 import { MessageIndex } from "./message-index.js";
@@ -21,6 +22,64 @@ const ref = (conversationId: string, messageId: string, extra: Partial<MessageRe
   conversationId,
   messageId,
   ...extra,
+});
+
+describe("several gateways on one PostgreSQL: inbox ids are committed in order", () => {
+  it("a commit waits for an earlier one still open, so a reader after id N never passes a later-committed row", async () => {
+    const url = await freshPostgresDatabase("inbox_order");
+    const home = await mkdtemp(join(tmpdir(), "chorus-state-"));
+    const [a, b] = await Promise.all([
+      StateStore.open({ backend: "postgres", url }, { home }),
+      StateStore.open({ backend: "postgres", url }, { home }),
+    ]);
+    let release: () => void = () => undefined;
+    try {
+      const insert = (eventId: string) => ({
+        channel: "nextcloud",
+        account: "default",
+        eventId,
+        sessionKey: "s",
+        event: { type: "message", eventId },
+        refs: [],
+      });
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inserted: (ids: (number | undefined)[]) => void = () => undefined;
+      const insertedFirst = new Promise<(number | undefined)[]>((resolve) => {
+        inserted = resolve;
+      });
+      // Gateway A has its row's id and has not committed yet (a slow fsync, a busy event loop).
+      const slow = a.db.tx(async (sql) => {
+        inserted(await a.inbox.acceptIn(sql, [insert("first")], 1));
+        await held;
+      });
+      const [firstId] = await insertedFirst;
+      // Gateway B's commit of a later message waits for it instead of landing before it.
+      const fast = b.inbox.accept([insert("second")], 2);
+      await waitFor(
+        async () =>
+          Number(
+            (
+              await b.db.one<{ n: number }>(
+                "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+              )
+            )?.n ?? 0,
+          ) === 1,
+        { timeoutMs: 5_000, message: "B waiting for A's inbox commit" },
+      );
+      expect(await b.inbox.after(0, 10)).toEqual([]);
+      release();
+      await slow;
+      const [secondId] = await fast;
+      expect(secondId as number).toBeGreaterThan(firstId as number);
+      expect((await b.inbox.after(0, 10)).map((row) => row.eventId)).toEqual(["first", "second"]);
+    } finally {
+      release();
+      await Promise.all([a.close(), b.close()]);
+      await rm(home, { recursive: true, force: true });
+    }
+  });
 });
 
 describe.each(BACKENDS)("the state layer on $name", ({ config }) => {
