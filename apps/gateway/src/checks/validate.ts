@@ -20,7 +20,7 @@ import {
 } from "../config/index.js";
 import type { ChorusPaths } from "../home.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { discoverChannels, findChannel, loadChannelPlugin } from "../plugins/index.js";
+import { discoverChannels, findChannel, loadChannelPlugin, webchatBuiltin } from "../plugins/index.js";
 import { webchatConfigSchema } from "../webchat/config.js";
 
 /** Where the config file's name came from: `--config`, `CHORUS_CONFIG`, or the home's `chorus.json`. */
@@ -174,16 +174,7 @@ async function validateChannels(
     load: config.plugins.load,
     configDir: dirname(file),
     // The webchat is built in: named among the installed channels, validated by its own schema below.
-    builtins: [
-      {
-        id: "webchat",
-        packageName: "@chorus/gateway",
-        version: "builtin",
-        dir: GATEWAY_PACKAGE_DIR,
-        manifest: { kind: "channel", id: "webchat", apiVersion: 1 },
-        source: "builtin",
-      },
-    ],
+    builtins: [webchatBuiltin()],
   });
   const validated: ValidatedChannel[] = [];
   for (const [id, block] of configured) {

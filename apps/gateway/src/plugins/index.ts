@@ -1,3 +1,4 @@
+export { webchatBuiltin } from "./builtin.js";
 export {
   type ChannelSource,
   type DiscoveredChannel,

@@ -12,7 +12,7 @@ import { createHttpApp } from "../http/app.js";
 import { HookRegistry } from "../http/hooks.js";
 import { type ListeningServer, listen } from "../http/server.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { discoverChannels } from "../plugins/index.js";
+import { discoverChannels, webchatBuiltin } from "../plugins/index.js";
 import { SystemEvents } from "../reaction-notifications/system-events.js";
 import { OpenedSessions, type SessionEntry, TurnQueue } from "../sessions/index.js";
 import { MessageIndex } from "../state/index.js";
@@ -84,17 +84,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     pluginsDir: paths.plugins,
     load: config.plugins.load,
     configDir: dirname(loaded.file),
-    builtins: [
-      {
-        id: "webchat",
-        packageName: "@chorus/gateway",
-        version: "builtin",
-        dir: GATEWAY_PACKAGE_DIR,
-        manifest: { kind: "channel", id: "webchat", apiVersion: 1 },
-        source: "builtin",
-        plugin: webchat as ChannelPlugin<unknown>,
-      },
-    ],
+    builtins: [webchatBuiltin(webchat as ChannelPlugin<unknown>)],
   });
   for (const problem of discovery.problems) logger.warn({ problem }, "plugin discovery problem");
 
