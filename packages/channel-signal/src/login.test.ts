@@ -122,7 +122,16 @@ describe("linking Signal", () => {
       const httpUrl = `http://127.0.0.1:${await closedPort()}`;
       const linking = login({}, { account: bot.number, httpUrl, autoStart: true, cliPath: cli.path, retries: 0 });
       await waitFor(() => shown.length === 1, { timeoutMs: 20_000 });
-      const scanned = await (await fetch(`${httpUrl}/__fake/scan`, { method: "POST" })).json();
+      // The phone scans once the login waits for it (finishLink may follow the QR by a moment).
+      let scanned: unknown;
+      await waitFor(
+        async () => {
+          const answer = await fetch(`${httpUrl}/__fake/scan`, { method: "POST" });
+          scanned = await answer.json();
+          return answer.ok;
+        },
+        { timeoutMs: 10_000, message: "finishLink waiting for the scan" },
+      );
       expect(scanned).toEqual({ uri: shown[0], names: ["Chorus"] });
       expect(await linking).toEqual({ account: bot.number });
       const [start] = (await readFile(cli.log, "utf8")).split("\n").map((line) => JSON.parse(line || "{}"));
