@@ -43,7 +43,7 @@ for (let i = 0; i < 2_000; i++) {
   fsyncs.push(performance.now() - t);
 }
 console.log(
-  `one durable SQLite commit (synchronous=FULL, the disk's fsync) on this machine: p50 ${percentile(fsyncs, 0.5).toFixed(3)} ms, p99 ${percentile(fsyncs, 0.99).toFixed(3)} ms`,
+  `one durable SQLite commit (the commit and the WAL fdatasync after it) on this machine: p50 ${percentile(fsyncs, 0.5).toFixed(3)} ms, p99 ${percentile(fsyncs, 0.99).toFixed(3)} ms`,
 );
 
 const server = await startTestPostgres();

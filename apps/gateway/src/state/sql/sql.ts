@@ -17,8 +17,9 @@ export interface Sql {
 
 export interface TxOptions {
   /**
-   * The commit reaches the disk before the promise resolves, power loss included (SQLite:
-   * `synchronous=FULL` for this commit; PostgreSQL commits are always durable).
+   * The commit reaches the disk before the promise resolves, power loss included (SQLite: a sync
+   * of the WAL after the commit, off the event loop and shared by the commits made meanwhile;
+   * PostgreSQL commits are always durable).
    */
   durable?: boolean;
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { Sql, SqlDb, TxOptions } from "./sql.js";
+import { WalSync } from "./wal-sync.js";
 
 type Statement = Database.Statement<unknown[]>;
 
@@ -28,9 +29,9 @@ function positional(text: string): { text: string; order: number[] } {
 }
 
 /**
- * SQLite through better-sqlite3: one connection, WAL, `synchronous=NORMAL` between durable
- * commits (see the gateway README, "State"), checkpoints every ~40 MB of WAL, a busy timeout for
- * the CLI next to a running gateway. Statements are synchronous underneath; a transaction spans awaits, so statements
+ * SQLite through better-sqlite3: one connection, WAL, `synchronous=NORMAL`, a durable commit made
+ * durable by a WAL sync off the event loop (`WalSync`; see the gateway README, "State"),
+ * checkpoints every ~40 MB of WAL, a busy timeout for the CLI next to a running gateway. Statements are synchronous underneath; a transaction spans awaits, so statements
  * from outside it wait until it ends instead of slipping into it.
  */
 export class SqliteDb implements SqlDb {
@@ -39,6 +40,7 @@ export class SqliteDb implements SqlDb {
   readonly #statements = new Map<string, { statement: Statement; order: number[]; reader: boolean }>();
   /** The transaction running now on this file, any connection of this process (statements from elsewhere wait for it). */
   readonly #turn: FileTurn;
+  readonly #walSync: WalSync | undefined;
 
   constructor(readonly file: string) {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
@@ -58,6 +60,12 @@ export class SqliteDb implements SqlDb {
       TURNS.set(key, turn);
     }
     this.#turn = turn;
+    if (file !== ":memory:") this.#walSync = new WalSync(file);
+  }
+
+  /** WAL syncs made for durable commits so far. */
+  get walSyncs(): number {
+    return this.#walSync?.syncs ?? 0;
   }
 
   /** Runs DDL (several statements). */
@@ -123,7 +131,6 @@ export class SqliteDb implements SqlDb {
   tx<T>(work: (sql: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
     const run = this.#turn.busy.then(async () => {
       this.#turn.inTx = true;
-      if (options.durable) this.#db.pragma("synchronous = FULL");
       this.#db.exec("BEGIN IMMEDIATE");
       try {
         const value = await work(this.#direct);
@@ -133,7 +140,6 @@ export class SqliteDb implements SqlDb {
         if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
         throw error;
       } finally {
-        if (options.durable) this.#db.pragma("synchronous = NORMAL");
         this.#turn.inTx = false;
       }
     });
@@ -141,7 +147,13 @@ export class SqliteDb implements SqlDb {
       () => undefined,
       () => undefined,
     );
-    return run;
+    const walSync = this.#walSync;
+    // The next transaction may start while this one's WAL frames are being synced.
+    if (!options.durable || !walSync) return run;
+    return run.then(async (value) => {
+      await walSync.sync();
+      return value;
+    });
   }
 
   async withLock<T>(_name: string, work: () => Promise<T>): Promise<{ ran: true; value: T }> {
@@ -150,6 +162,7 @@ export class SqliteDb implements SqlDb {
 
   async close(): Promise<void> {
     await this.#idle();
+    await this.#walSync?.close();
     this.#db.close();
   }
 }
