@@ -29,8 +29,8 @@ console.log(
 await measureTurnState(sqlite, SESSIONS, 300); // warm-up
 const onSqlite = await measureTurnState(sqlite, SESSIONS, TURNS);
 console.log(
-  `state cost of one turn at ${SESSIONS.toLocaleString("en")} sessions, SQLite (WAL, inbox commit durable): ` +
-    `${summary(onSqlite, "total")} — inbox ${summary(onSqlite, "inbox")}; the rest (read, commit, sent) ${summary(onSqlite, "turn")}: session + history read ${summary(onSqlite, "read")}; ` +
+  `state cost of one turn at ${SESSIONS.toLocaleString("en")} sessions, SQLite (WAL): ` +
+    `${summary(onSqlite, "total")} — inbox commit until readable ${summary(onSqlite, "inbox")} (on the disk, what the platform's acknowledgement waits for: ${summary(onSqlite, "durable")}); the rest (read, commit, sent) ${summary(onSqlite, "turn")}: session + history read ${summary(onSqlite, "read")}; ` +
     `turn commit ${summary(onSqlite, "commit")}; marked sent ${summary(onSqlite, "sent")}`,
 );
 
@@ -57,7 +57,7 @@ await measureTurnState(postgres, SESSIONS, 300);
 const onPostgres = await measureTurnState(postgres, SESSIONS, TURNS);
 console.log(
   `state cost of one turn at ${SESSIONS.toLocaleString("en")} sessions, PostgreSQL 15 on loopback (test server, fsync off): ` +
-    `${summary(onPostgres, "total")} — inbox ${summary(onPostgres, "inbox")}; the rest (read, commit, sent) ${summary(onPostgres, "turn")}: session + history read ${summary(onPostgres, "read")}; ` +
+    `${summary(onPostgres, "total")} — inbox commit ${summary(onPostgres, "inbox")}; the rest (read, commit, sent) ${summary(onPostgres, "turn")}: session + history read ${summary(onPostgres, "read")}; ` +
     `turn commit ${summary(onPostgres, "commit")}; marked sent ${summary(onPostgres, "sent")}`,
 );
 
@@ -119,7 +119,12 @@ recordFigures("state", {
     value: p(onSqlite, "total", 0.99),
     unit: "ms",
     target: "< 1",
-    what: `state cost of one turn at ${SESSIONS} sessions`,
+    what: `state cost of one turn at ${SESSIONS} sessions: inbox commit until readable, session + history read, the turn's commit, marked sent`,
+  },
+  "sqlite.inboxDurableP99Ms": {
+    value: p(onSqlite, "durable", 0.99),
+    unit: "ms",
+    what: "the inbox commit until on the disk (the platform's acknowledgement waits for it, the turn runs meanwhile)",
   },
   "sqlite.fsyncP99Ms": { value: percentile(fsyncs, 0.99), unit: "ms", what: "one durable commit" },
   "postgres.turnStateP99Ms": { value: p(onPostgres, "total", 0.99), unit: "ms" },

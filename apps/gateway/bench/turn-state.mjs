@@ -1,6 +1,7 @@
 // The state cost of one turn (issue 15) in a plain node process, without vitest's worker around it:
 // `node apps/gateway/bench/turn-state.mjs [sessions]` after `pnpm build`. The same steps as
-// bench/support/state-turn.ts (inbox commit, session + history read, the turn's commit, "sent").
+// bench/support/state-turn.ts (inbox commit until readable, session + history read, the turn's
+// commit, "sent"; the inbox commit's WAL sync runs meanwhile, as in the gateway).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,29 +56,40 @@ const committer = new TurnCommitter(
 );
 const inbox = new InboxWriter(s);
 const total = [],
-  parts = { inbox: [], read: [], commit: [], sent: [] };
+  parts = { inbox: [], durable: [], read: [], commit: [], sent: [] };
 for (let t = 0; t < 4000; t++) {
   const i = (t * 7919) % N,
     key = KEY(i),
     cid = `-100${String(i).padStart(9, "0")}`;
   const ref = { channel: "telegram", accountId: "default", conversationId: cid, messageId: `in-${t}` };
   const t0 = performance.now();
-  const id = await inbox.accept(
-    "telegram",
-    "default",
-    {
-      type: "message",
-      eventId: `b${t}`,
-      conversation: { id: cid, kind: "group" },
-      sender: { id: "u", name: "Ann" },
-      text: "hello",
-      mentions: { bot: true, others: [] },
-      ref,
-      timestamp: 0,
-    },
-    key,
-  );
-  const t1 = performance.now();
+  let t1 = 0;
+  let readable;
+  const committed = new Promise((resolve) => {
+    readable = resolve;
+  });
+  const durable = inbox
+    .accept(
+      "telegram",
+      "default",
+      {
+        type: "message",
+        eventId: `b${t}`,
+        conversation: { id: cid, kind: "group" },
+        sender: { id: "u", name: "Ann" },
+        text: "hello",
+        mentions: { bot: true, others: [] },
+        ref,
+        timestamp: 0,
+      },
+      key,
+      (rowId) => {
+        t1 = performance.now();
+        readable(rowId);
+      },
+    )
+    .then(() => performance.now());
+  const id = await committed;
   await store.refresh(key);
   const session = store.get(key);
   await readHistory(transcripts, session.sessionId, 40);
@@ -104,7 +116,9 @@ for (let t = 0; t < 4000; t++) {
   const t3 = performance.now();
   await committer.deliver(out);
   const t4 = performance.now();
+  const durableAt = await durable;
   if (t >= 500) {
+    parts.durable.push(durableAt - t0);
     total.push(t4 - t0);
     parts.inbox.push(t1 - t0);
     parts.read.push(t2 - t1);
@@ -117,7 +131,7 @@ const p = (a, f) => {
   return x[Math.ceil(f * x.length) - 1].toFixed(3);
 };
 console.log(
-  `state cost of one turn at ${N} sessions, SQLite, plain node: total p50 ${p(total, 0.5)} p99 ${p(total, 0.99)} | inbox ${p(parts.inbox, 0.5)}/${p(parts.inbox, 0.99)} read ${p(parts.read, 0.5)}/${p(parts.read, 0.99)} commit ${p(parts.commit, 0.5)}/${p(parts.commit, 0.99)} sent ${p(parts.sent, 0.5)}/${p(parts.sent, 0.99)}`,
+  `state cost of one turn at ${N} sessions, SQLite, plain node: total p50 ${p(total, 0.5)} p99 ${p(total, 0.99)} | inbox readable ${p(parts.inbox, 0.5)}/${p(parts.inbox, 0.99)} (durable ${p(parts.durable, 0.5)}/${p(parts.durable, 0.99)}) read ${p(parts.read, 0.5)}/${p(parts.read, 0.99)} commit ${p(parts.commit, 0.5)}/${p(parts.commit, 0.99)} sent ${p(parts.sent, 0.5)}/${p(parts.sent, 0.99)}`,
 );
 await store.flush();
 await s.close();

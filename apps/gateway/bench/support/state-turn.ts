@@ -62,10 +62,14 @@ export async function fillSessions(state: StateStore, count: number): Promise<vo
 
 /** Where each step's time went, per turn, in ms. */
 export interface TurnStateSample {
+  /** What the turn waits for: the inbox commit until its row is readable, read, the turn's commit, "sent". */
   total: number;
   /** Everything but the inbox commit: read, the turn's commit, the "sent" mark. */
   turn: number;
+  /** The inbox commit until its row is readable (the turn starts then). */
   inbox: number;
+  /** The inbox commit until it is on the disk (the platform's acknowledgement waits for it; the turn does not). */
+  durable: number;
   read: number;
   commit: number;
   sent: number;
@@ -73,9 +77,12 @@ export interface TurnStateSample {
 
 /**
  * The state work of one turn, model and platform excluded, exactly as the gateway does it: the
- * inbound event committed to the inbox (durable), the session read again and its history (last 40
- * entries) read, the turn's commit (transcript entries, session row, the reply as an outbox row,
- * the inbox row done — one transaction), and the reply marked sent with its id.
+ * inbound event committed to the inbox, the session read again and its history (last 40 entries)
+ * read once the row is readable (the WAL sync that makes it durable runs meanwhile, as in the
+ * gateway: the platform's acknowledgement waits for it, the turn does not), the turn's commit
+ * (transcript entries, session row, the reply as an outbox row, the inbox row done — one
+ * transaction), and the reply marked sent with its id. The next turn starts once the inbox
+ * commit is durable too, so no sync is left running into the next sample.
  */
 export async function measureTurnState(state: StateStore, sessions: number, turns: number): Promise<TurnStateSample[]> {
   // The sessions.json mirror is written as in the gateway (in slices, between turns).
@@ -105,8 +112,18 @@ export async function measureTurnState(state: StateStore, sessions: number, turn
       timestamp: Date.now(),
     };
     const t0 = performance.now();
-    const id = (await inbox.accept("telegram", "default", event, key)) as number;
-    const t1 = performance.now();
+    let t1 = 0;
+    let readable!: (id: number) => void;
+    const committed = new Promise<number>((resolve) => {
+      readable = resolve;
+    });
+    const durable = inbox
+      .accept("telegram", "default", event, key, (rowId) => {
+        t1 = performance.now();
+        readable(rowId as number);
+      })
+      .then(() => performance.now());
+    const id = await committed;
     await store.refresh(key);
     const session = store.get(key);
     if (!session) throw new Error(`no session ${key}`);
@@ -138,7 +155,16 @@ export async function measureTurnState(state: StateStore, sessions: number, turn
     const t3 = performance.now();
     await committer.deliver(outbox);
     const t4 = performance.now();
-    samples.push({ total: t4 - t0, turn: t4 - t1, inbox: t1 - t0, read: t2 - t1, commit: t3 - t2, sent: t4 - t3 });
+    const durableAt = await durable;
+    samples.push({
+      total: t4 - t0,
+      turn: t4 - t1,
+      inbox: t1 - t0,
+      durable: durableAt - t0,
+      read: t2 - t1,
+      commit: t3 - t2,
+      sent: t4 - t3,
+    });
   }
   return samples;
 }

@@ -15,6 +15,7 @@ import type { ReplyDraft, TurnCommitter } from "../turn/commit.js";
 import type { TurnRunner } from "../turn/run.js";
 import type { Dispatcher } from "./dispatcher.js";
 import { type MessageGate, sessionInit } from "./gate.js";
+import { InFlight } from "./in-flight.js";
 import type { InboxWriter } from "./inbox.js";
 
 export interface InboundRouterOptions {
@@ -43,6 +44,7 @@ export interface InboundRouterOptions {
  */
 export class InboundRouter {
   readonly #reactions: ReactionNotifier;
+  readonly #reactionsInFlight = new InFlight();
   dispatcher: Dispatcher | undefined;
 
   constructor(private readonly options: InboundRouterOptions) {
@@ -53,15 +55,21 @@ export class InboundRouter {
   async accept(entry: ChannelEntry, event: InboundEvent): Promise<void> {
     const { logger } = this.options;
     const channel = entry.plugin.id;
+    const conversation = conversationKey(channel, entry.accountId, event.conversation.id);
+    // What an event starts, starts once its row is readable; the channel's acknowledgement waits for the disk.
     if (event.type === "reaction") {
-      const id = await this.options.inbox.accept(channel, entry.accountId, event, null);
-      if (id === undefined) return this.#redelivered(channel, event.eventId);
-      void this.#loose(entry, event, id);
+      const id = await this.options.inbox.accept(channel, entry.accountId, event, null, (committed) => {
+        if (committed !== undefined) this.#reactionsInFlight.track(conversation, this.#loose(entry, event, committed));
+      });
+      if (id === undefined) this.#redelivered(channel, event.eventId);
       return;
     }
     const agent = this.options.agentFor(entry);
     const sessionKey = this.#sessionKey(entry, event, agent);
-    const id = await this.options.inbox.accept(channel, entry.accountId, event, sessionKey);
+    const id = await this.options.inbox.accept(channel, entry.accountId, event, sessionKey, (committed) => {
+      // A reaction received before this message is a note of the turn it starts: handled first.
+      if (committed !== undefined) this.#reactionsInFlight.after(conversation, () => this.dispatcher?.wake(sessionKey));
+    });
     if (id === undefined) return this.#redelivered(channel, event.eventId);
     const from =
       event.conversation.kind === "group"
@@ -71,7 +79,6 @@ export class InboundRouter {
       { channel, from: event.conversation.id, sender: event.sender.id, sessionKey, ...(from ? { suffix: from } : {}) },
       "inbound message",
     );
-    this.dispatcher?.wake(sessionKey);
   }
 
   /** Handles a committed message row (the `Dispatcher` calls it, in order per session). */
@@ -217,4 +224,8 @@ export class InboundRouter {
       owner: isNamedOwner(event.sender, entry.settings, entry.supervisor.instance?.identity?.()),
     });
   }
+}
+
+function conversationKey(channel: string, account: string, conversationId: string): string {
+  return `${channel}\u0000${account}\u0000${conversationId}`;
 }

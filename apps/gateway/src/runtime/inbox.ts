@@ -3,6 +3,7 @@ import type { InboxInsert, Sql, StateStore } from "../state/index.js";
 
 interface Pending {
   insert: InboxInsert;
+  committed: ((id: number | undefined) => void) | undefined;
   resolve(id: number | undefined): void;
   reject(error: unknown): void;
 }
@@ -25,12 +26,17 @@ export class InboxWriter {
     private readonly onCommitted: () => void = () => {},
   ) {}
 
-  /** Commits one event; resolves with its new inbox row id, or undefined for a redelivery. */
+  /**
+   * Commits one event; resolves with its new inbox row id (or undefined for a redelivery) once it
+   * is on the disk, when the platform may be told it was received. `committed` gets the id as soon
+   * as the row is readable: a turn may start then, without waiting for the disk.
+   */
   accept(
     channel: string,
     account: string,
     event: InboundEvent,
     sessionKey: string | null,
+    committed?: (id: number | undefined) => void,
   ): Promise<number | undefined> {
     const insert: InboxInsert = {
       channel,
@@ -48,7 +54,7 @@ export class InboxWriter {
         this.#batches.set(key, batch);
         setImmediate(() => void this.#commit(key, channel, account));
       }
-      batch.push({ insert, resolve, reject });
+      batch.push({ insert, committed, resolve, reject });
     });
   }
 
@@ -60,6 +66,9 @@ export class InboxWriter {
         batch.map((p) => p.insert),
         Date.now(),
         this.fenceOf(channel, account),
+        (committed) => {
+          for (const [i, pending] of batch.entries()) pending.committed?.(committed[i]);
+        },
       );
       if (ids.some((id) => id !== undefined)) this.onCommitted();
       for (const [i, pending] of batch.entries()) pending.resolve(ids[i]);

@@ -74,18 +74,20 @@ export class InboxTable {
   /**
    * Commits a batch in one durable transaction; per insert, the new row's id, or undefined for
    * a redelivery. `fence` runs first in the transaction and may refuse the whole batch (a lost lease).
+   * `committed` gets the ids as soon as the rows are readable, before they are on the disk.
    */
   accept(
     batch: readonly InboxInsert[],
     now: number,
     fence?: (sql: Sql) => Promise<void>,
+    committed?: (ids: (number | undefined)[]) => void,
   ): Promise<(number | undefined)[]> {
     return this.db.tx(
       async (sql) => {
         if (fence) await fence(sql);
         return this.acceptIn(sql, batch, now);
       },
-      { durable: true },
+      { durable: true, ...(committed ? { committed } : {}) },
     );
   }
 

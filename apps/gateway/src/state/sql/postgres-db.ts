@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Sql, SqlDb } from "./sql.js";
+import type { Sql, SqlDb, TxOptions } from "./sql.js";
 
 export { redactUrl } from "./redact-url.js";
 
@@ -78,12 +78,13 @@ export class PostgresDb implements SqlDb {
     return this.#sql.run(text, args);
   }
 
-  async tx<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  async tx<T>(work: (sql: Sql) => Promise<T>, options: TxOptions<T> = {}): Promise<T> {
     const client = await this.#connect();
     try {
       await client.query("BEGIN");
       const value = await work(handle(client, this.#password));
       await client.query("COMMIT");
+      options.committed?.(value);
       return value;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);

@@ -15,19 +15,25 @@ export interface Sql {
   run(text: string, args?: readonly unknown[]): Promise<number>;
 }
 
-export interface TxOptions {
+export interface TxOptions<T = unknown> {
   /**
    * The commit reaches the disk before the promise resolves, power loss included (SQLite: a sync
    * of the WAL after the commit, off the event loop and shared by the commits made meanwhile;
    * PostgreSQL commits are always durable).
    */
   durable?: boolean;
+  /**
+   * Called with the transaction's value as soon as its commit is visible to this process's
+   * statements — for a durable one, before it reached the disk (work that only needs the rows
+   * may start then; what needs durability waits for the promise).
+   */
+  committed?: (value: T) => void;
 }
 
 /** A database: statements, transactions, and closing it. */
 export interface SqlDb extends Sql {
   /** Runs `work` in one transaction: all of it is committed, or none of it. */
-  tx<T>(work: (sql: Sql) => Promise<T>, options?: TxOptions): Promise<T>;
+  tx<T>(work: (sql: Sql) => Promise<T>, options?: TxOptions<T>): Promise<T>;
   /**
    * Runs `work` holding an exclusive lock named `name` across every process on this database
    * (PostgreSQL: a session advisory lock, released when the connection drops, so a dead

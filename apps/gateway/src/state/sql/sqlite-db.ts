@@ -128,7 +128,7 @@ export class SqliteDb implements SqlDb {
     while (this.#turn.inTx) await this.#turn.busy;
   }
 
-  tx<T>(work: (sql: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
+  tx<T>(work: (sql: Sql) => Promise<T>, options: TxOptions<T> = {}): Promise<T> {
     const run = this.#turn.busy.then(async () => {
       this.#turn.inTx = true;
       this.#db.exec("BEGIN IMMEDIATE");
@@ -148,10 +148,11 @@ export class SqliteDb implements SqlDb {
       () => undefined,
     );
     const walSync = this.#walSync;
+    if (!options.committed && (!options.durable || !walSync)) return run;
     // The next transaction may start while this one's WAL frames are being synced.
-    if (!options.durable || !walSync) return run;
     return run.then(async (value) => {
-      await walSync.sync();
+      options.committed?.(value);
+      if (options.durable && walSync) await walSync.sync();
       return value;
     });
   }

@@ -64,6 +64,27 @@ describe("SqliteDb durable transactions", () => {
     await db.close();
   });
 
+  it("gives the value to `committed` before the WAL sync, and resolves after it", async () => {
+    const { db } = await openDb();
+    let seen: { value: number; syncs: number } | undefined;
+    const value = await db.tx(
+      async (sql) => {
+        await sql.run("INSERT INTO t (n) VALUES (7)");
+        return 7;
+      },
+      {
+        durable: true,
+        committed: (n) => {
+          seen = { value: n, syncs: db.walSyncs };
+        },
+      },
+    );
+    expect(value).toBe(7);
+    expect(seen).toEqual({ value: 7, syncs: 0 });
+    expect(db.walSyncs).toBe(1);
+    await db.close();
+  });
+
   it("does not sync for a transaction that is not durable", async () => {
     const { db } = await openDb();
     await db.tx((sql) => sql.run("INSERT INTO t (n) VALUES (1)"));
