@@ -14,6 +14,8 @@ import { readSseEvents } from "./sse.js";
 export class McpTransportError extends Error {
   constructor(
     message: string,
+    /** The server surely did not act on the request (refused connection, unknown session): it may be sent again. */
+    readonly notDelivered: boolean,
     readonly status?: number,
   ) {
     super(message);
@@ -103,14 +105,17 @@ export class McpHttpClient {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new McpTransportError(`cannot reach ${this.options.url.origin}: ${describe(error)}`);
+      const refused = (error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED";
+      throw new McpTransportError(`cannot reach ${this.options.url.origin}: ${describe(error)}`, refused);
     }
     if (!response.ok) {
       const detail = await response
         .json()
         .then((body) => (body as { error?: { message?: string } } | null)?.error?.message)
         .catch(() => undefined);
-      throw new McpTransportError(`HTTP ${response.status}${detail ? `: ${detail}` : ""}`, response.status);
+      // 404: the session is gone (a restarted gateway), so nothing ran.
+      const status = response.status;
+      throw new McpTransportError(`HTTP ${status}${detail ? `: ${detail}` : ""}`, status === 404, status);
     }
     const session = response.headers.get("mcp-session-id");
     if (session && !this.#sessionId) this.#sessionId = session;
@@ -129,11 +134,11 @@ export class McpHttpClient {
         }
         if (message && isNotification(message)) this.options.onNotification(message);
       }
-      throw new McpTransportError(`the stream ended before the answer to request ${id}`);
+      throw new McpTransportError(`the stream ended before the answer to request ${id}`, false);
     }
     const message = this.#parse(await response.text());
     if (!message || !isResponse(message) || message.id !== id)
-      throw new McpTransportError(`the answer to request ${id} is not its JSON-RPC response`);
+      throw new McpTransportError(`the answer to request ${id} is not its JSON-RPC response`, false);
     return message;
   }
 

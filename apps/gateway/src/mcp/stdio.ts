@@ -21,7 +21,11 @@ export async function serveStdio(gateway: { url: string; token: string }, versio
       },
     });
   let upstream: McpHttpClient | undefined = await open();
-  /** Runs a request upstream; on a transport failure (a restarted gateway) once more on a new session. */
+  /**
+   * Runs a request upstream. After a transport failure the next request opens a new session (and
+   * the client hears the tools may have changed); a request the gateway surely did not act on (its
+   * session is gone after a restart, or the connection was refused) is sent again right away.
+   */
   const relay = async (request: (client: McpHttpClient) => Promise<Record<string, unknown>>) => {
     if (upstream) {
       try {
@@ -30,6 +34,7 @@ export async function serveStdio(gateway: { url: string; token: string }, versio
         if (!(error instanceof McpTransportError)) throw error;
         void upstream.close();
         upstream = undefined;
+        if (!error.notDelivered) throw error;
       }
     }
     upstream = await open();
