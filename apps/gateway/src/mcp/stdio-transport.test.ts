@@ -4,13 +4,18 @@ import { McpServer } from "./server.js";
 import { serveStdioTransport } from "./stdio-transport.js";
 
 /** The server on a pair of in-memory pipes: lines in, parsed lines out. */
-function pipes() {
+function pipes(onError?: (error: unknown) => void) {
   const input = new PassThrough();
   const output = new PassThrough();
-  const server = new McpServer({
-    list: () => [],
-    call: async () => ({ content: [{ type: "text", text: "done" }] }),
-  });
+  const server = new McpServer(
+    {
+      list: () => {
+        throw new Error("the source broke at /secret/path");
+      },
+      call: async () => ({ content: [{ type: "text", text: "done" }] }),
+    },
+    onError ? { onError } : {},
+  );
   const served = serveStdioTransport(server, input, output);
   const lines: unknown[] = [];
   let buffered = "";
@@ -51,6 +56,16 @@ describe("the stdio transport", () => {
     const { input, server, served, next } = pipes();
     server.toolsChanged();
     expect(await next(1)).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+    input.end();
+    await served;
+  });
+
+  it("a handler's own failure is -32603 Internal error, its message kept out of the answer and given to onError", async () => {
+    const failures: unknown[] = [];
+    const { input, served, next } = pipes((error) => failures.push(error));
+    input.write('{"jsonrpc":"2.0","id":9,"method":"tools/list"}\n');
+    expect(await next(1)).toEqual([{ jsonrpc: "2.0", id: 9, error: { code: -32603, message: "Internal error" } }]);
+    expect((failures[0] as Error).message).toContain("the source broke");
     input.end();
     await served;
   });
