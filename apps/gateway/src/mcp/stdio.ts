@@ -20,7 +20,7 @@ export async function serveStdio(gateway: { url: string; token: string }, versio
         if (notification.method === "notifications/tools/list_changed") server.toolsChanged();
       },
     });
-  let upstream: McpHttpClient | undefined = await open();
+  let upstream: McpHttpClient | undefined;
   /**
    * Runs a request upstream. After a transport failure the next request opens a new session (and
    * the client hears the tools may have changed); a request the gateway surely did not act on (its
@@ -70,6 +70,7 @@ export async function serveStdio(gateway: { url: string; token: string }, versio
     },
     { version },
   );
+  upstream = await open();
   await serveStdioTransport(server, process.stdin, process.stdout);
   await upstream?.close();
 }
