@@ -10,15 +10,16 @@ export interface McpEndpoint {
 }
 
 /**
- * `/mcp` whose MCP SDK is imported on the first request: the SDK takes ~0.2 s to load, which a
- * gateway nobody connects an outside agent to should not pay at every start.
+ * `/mcp` whose modules are imported on the first request: a gateway nobody connects an outside
+ * agent to does not load the MCP server at all.
  */
 export function lazyMcpEndpoint(tools: McpToolSource, logger: Logger): McpEndpoint {
   let loading: Promise<McpHttpEndpoint> | undefined;
   let loaded: McpHttpEndpoint | undefined;
   const load = () => {
     loading ??= Promise.all([import("./http.js"), import("./server.js")]).then(([http, server]) => {
-      loaded = new http.McpHttpEndpoint(() => server.createMcpServer(tools), logger);
+      const onError = (error: unknown) => logger.warn({ err: (error as Error).message }, "an MCP request failed");
+      loaded = new http.McpHttpEndpoint(() => server.createMcpServer(tools, { onError }), logger);
       return loaded;
     });
     return loading;

@@ -1,13 +1,7 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from "./server.js";
+import { McpHttpClient, McpTransportError } from "./http-client.js";
+import { JSON_RPC, JsonRpcError } from "./json-rpc.js";
+import { McpServer, type McpTool, type McpToolResult } from "./server.js";
+import { serveStdioTransport } from "./stdio-transport.js";
 
 /**
  * `chorus mcp`: an MCP server on stdin/stdout that is the gateway's `/mcp` endpoint, relayed —
@@ -17,60 +11,66 @@ import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from "./server.js";
  * the client closes stdin.
  */
 export async function serveStdio(gateway: { url: string; token: string }, version: string): Promise<void> {
-  let upstream: Client | undefined;
-  const server = new Server(
-    { name: MCP_SERVER_INFO.name, version },
-    { capabilities: { tools: { listChanged: true } }, instructions: MCP_INSTRUCTIONS },
+  const open = () =>
+    McpHttpClient.connect({
+      url: new URL(`${gateway.url}/mcp`),
+      headers: { authorization: `Bearer ${gateway.token}` },
+      clientInfo: { name: "chorus-mcp-stdio", version },
+      onNotification: (notification) => {
+        if (notification.method === "notifications/tools/list_changed") server.toolsChanged();
+      },
+    });
+  let upstream: McpHttpClient | undefined;
+  /**
+   * Runs a request upstream. After a transport failure the next request opens a new session (and
+   * the client hears the tools may have changed); a request the gateway surely did not act on (its
+   * session is gone after a restart, or the connection was refused) is sent again right away.
+   */
+  const relay = async (request: (client: McpHttpClient) => Promise<Record<string, unknown>>) => {
+    if (upstream) {
+      try {
+        return await request(upstream);
+      } catch (error) {
+        if (!(error instanceof McpTransportError)) throw error;
+        void upstream.close();
+        upstream = undefined;
+        if (!error.notDelivered) throw error;
+      }
+    }
+    upstream = await open();
+    server.toolsChanged();
+    return request(upstream);
+  };
+  const unreachable = (error: unknown) =>
+    `the Chorus gateway at ${gateway.url} does not answer: ${(error as Error).message}`;
+
+  const server = new McpServer(
+    {
+      list: async () => {
+        try {
+          return (await relay((c) => c.request("tools/list"))).tools as McpTool[];
+        } catch (error) {
+          if (error instanceof McpTransportError) throw new JsonRpcError(JSON_RPC.internalError, unreachable(error));
+          throw error;
+        }
+      },
+      call: async (name, args) => {
+        try {
+          return (await relay((c) => c.request("tools/call", { name, arguments: args }))) as McpToolResult;
+        } catch (error) {
+          if (!(error instanceof McpTransportError)) throw error;
+          // Still no gateway: an error the agent can read, as every tool error.
+          const body = {
+            ok: false,
+            error: { code: "E_DISABLED", message: unreachable(error), hint: "Start it with `chorus start`." },
+          };
+          return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true };
+        }
+      },
+    },
+    { version },
   );
-  const connect = async (): Promise<Client> => {
-    const client = new Client({ name: "chorus-mcp-stdio", version });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => server.sendToolListChanged());
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${gateway.token}` } },
-      }),
-    );
-    return client;
-  };
-  /** Runs a request upstream; on a transport failure (a restarted gateway) once more on a new session. */
-  const relay = async <T>(request: (client: Client) => Promise<T>): Promise<T> => {
-    upstream ??= await connect();
-    try {
-      return await request(upstream);
-    } catch {
-      await upstream.close().catch(() => undefined);
-      upstream = await connect();
-      void server.sendToolListChanged().catch(() => undefined);
-      return request(upstream);
-    }
-  };
-  upstream = await connect();
-  server.setRequestHandler(ListToolsRequestSchema, (request) => relay((c) => c.listTools(request.params)));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    try {
-      return await relay((c) => c.callTool(request.params));
-    } catch (error) {
-      // Still no gateway: an error the agent can read, as every tool error.
-      const body = {
-        ok: false,
-        error: {
-          code: "E_DISABLED",
-          message: `the Chorus gateway at ${gateway.url} does not answer: ${(error as Error).message}`,
-          hint: "Start it with `chorus start`.",
-        },
-      };
-      return {
-        content: [{ type: "text" as const, text: JSON.stringify(body) }],
-        structuredContent: body,
-        isError: true,
-      };
-    }
-  });
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-  });
-  process.stdin.once("end", () => void server.close());
-  await server.connect(new StdioServerTransport());
-  await closed;
-  await upstream?.close().catch(() => undefined);
+  upstream = await open();
+  await serveStdioTransport(server, process.stdin, process.stdout);
+  await upstream?.close();
 }

@@ -9,21 +9,7 @@ import { z } from "zod";
 import type { ChannelEntry, ChannelRegistry } from "../channels/registry.js";
 import type { RecentMessage } from "../state/index.js";
 import { MessageToolDefinitions } from "../turn/tool-binding.js";
-
-/** A tool as `tools/list` shows it. */
-export interface McpTool {
-  name: string;
-  description: string;
-  inputSchema: { type: "object"; [key: string]: unknown };
-}
-
-/** A `tools/call` answer: errors are results the agent can act on, never protocol errors. */
-export interface McpToolResult {
-  [key: string]: unknown;
-  content: { type: "text"; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+import type { McpTool, McpToolResult } from "./server.js";
 
 export interface McpToolsOptions {
   registry: ChannelRegistry;

@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
 import { waitFor } from "@chorus/testkit";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /*
@@ -15,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * runs — packs every publishable package as it would be published (`pnpm pack` turns `workspace:`
  * ranges into versions) and installs the gateway and one channel from those tarballs with plain
  * npm into an empty directory (every `@chorus/*` name points at its tarball; third-party packages
- * come from npm's cache or the registry; better-sqlite3 is compiled against this Node). Then the installed `chorus` starts and finds the channel.
+ * come from npm's cache or the registry; better-sqlite3 is compiled against this Node). Then the installed `chorus` starts and finds the channel,
+ * and the installed `chorus mcp` serves the MCP SDK's client.
  */
 
 const run = promisify(execFile);
@@ -113,6 +116,24 @@ describe("release check: installable as published", () => {
       { timeoutMs: 20_000, intervalMs: 300, message: "telegram running in chorus channels" },
     );
     expect(telegramRow?.packageName).toBe("@chorus/channel-telegram");
+
+    // The MCP server is the gateway's own: no MCP SDK installed, and `chorus mcp` serves the SDK's client.
+    expect(existsSync(join(dest, "node_modules", "@modelcontextprotocol"))).toBe(false);
+    const mcp = new Client({ name: "release-check", version: "1" });
+    await mcp.connect(
+      new StdioClientTransport({
+        command: chorus,
+        args: ["mcp", "--url", url, "--token", token, "--no-start"],
+        env: cliEnv as Record<string, string>,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const tools = (await mcp.listTools()).tools.map((tool) => tool.name);
+      expect(tools).toEqual(expect.arrayContaining(["message_telegram", "list_channels", "recent_messages"]));
+    } finally {
+      await mcp.close();
+    }
     gateway.kill("SIGTERM");
   }, 60_000);
 
