@@ -121,6 +121,23 @@ describe("the repository's own docs", () => {
     expect(await readFile(join(ROOT, "apps", "gateway", "README.md"), "utf8")).toContain("docs/design.md");
   });
 
+  it("every provider install command in the docs names a provider package at the gateway's own range", async () => {
+    const { peerDependencies } = JSON.parse(await readFile(join(ROOT, "apps", "gateway", "package.json"), "utf8")) as {
+      peerDependencies: Record<string, string>;
+    };
+    const commands: string[] = [];
+    for (const file of await markdownFiles()) {
+      for (const [command, name, range] of (await readFile(file, "utf8")).matchAll(
+        /npm i\s+(?:-g\s+)?((?:@ai-sdk\/|ollama-)[\w-]+)@([^\s`]+)/g,
+      )) {
+        commands.push(command);
+        if (range !== "<range>")
+          expect(range, `${relative(ROOT, file)}: ${command}`).toBe(peerDependencies[name as string]);
+      }
+    }
+    expect(commands.length).toBeGreaterThanOrEqual(3);
+  });
+
   it("every channel README has an install line", async () => {
     for (const dir of await readdir(join(ROOT, "packages"))) {
       if (!dir.startsWith("channel-") || dir === "channel-kit" || dir === "channel-template") continue;
