@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs Chorus as it is published, from this clone: packs every publishable package (pnpm pack
 # turns workspace: ranges into versions), then installs the gateway and the channels named on the
-# command line from those tarballs with plain npm into DEST. Third-party packages come from the npm
-# registry (or npm's cache). Run `pnpm install && pnpm build` first.
+# command line from those tarballs with plain npm into DEST, and the model provider packages named
+# there (the gateway's optional peer dependencies, at the gateway's ranges). Third-party packages
+# come from the npm registry (or npm's cache). Run `pnpm install && pnpm build` first.
 #
-#   bash scripts/install-release.sh /opt/chorus telegram discord
+#   bash scripts/install-release.sh /opt/chorus telegram discord @ai-sdk/openai
 #   /opt/chorus/node_modules/.bin/chorus start
 set -euo pipefail
 if [ $# -lt 1 ]; then
-  echo "usage: $0 DEST [channel-id ...]" >&2
+  echo "usage: $0 DEST [channel-id | provider-package ...]" >&2
   exit 2
 fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,18 +27,26 @@ done
 node - "$dest" "$@" <<'JS'
 const { readdirSync, readFileSync, writeFileSync } = require("node:fs");
 const { execFileSync } = require("node:child_process");
-const [dest, ...channels] = process.argv.slice(2);
+const [dest, ...names] = process.argv.slice(2);
 const tarballs = {};
+let providerRanges = {};
 for (const file of readdirSync(`${dest}/tarballs`)) {
   const manifest = JSON.parse(execFileSync("tar", ["-xOzf", `${dest}/tarballs/${file}`, "package/package.json"], { encoding: "utf8" }));
   tarballs[manifest.name] = `file:./tarballs/${file}`;
+  if (manifest.name === "@chorus/gateway") providerRanges = manifest.peerDependencies ?? {};
 }
+// A name that is one of the gateway's (optional) peer dependencies is a model provider; any other a channel id.
+const providers = names.filter((name) => Object.hasOwn(providerRanges, name));
+const channels = names.filter((name) => !Object.hasOwn(providerRanges, name));
 const wanted = ["@chorus/gateway", "@chorus/core", "@chorus/channel-kit", ...channels.map((id) => `@chorus/channel-${id}`)];
 for (const name of wanted) if (!tarballs[name]) throw new Error(`no package ${name} in this clone`);
 const manifest = {
   name: "chorus-installation",
   private: true,
-  dependencies: Object.fromEntries(wanted.map((name) => [name, tarballs[name]])),
+  dependencies: {
+    ...Object.fromEntries(wanted.map((name) => [name, tarballs[name]])),
+    ...Object.fromEntries(providers.map((name) => [name, providerRanges[name]])),
+  },
   overrides: tarballs,
 };
 writeFileSync(`${dest}/package.json`, `${JSON.stringify(manifest, null, 2)}\n`);

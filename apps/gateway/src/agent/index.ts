@@ -10,6 +10,13 @@ export {
   type ModelFetch,
   modelLabel,
 } from "./model.js";
+export {
+  findProviderPackage,
+  ModelProviderMissingError,
+  type PackagedProvider,
+  PROVIDER_PACKAGES,
+  type ProviderPackage,
+} from "./provider-package.js";
 export { runTurn } from "./run-turn.js";
 export { buildSystemPrompt, reactionSection, type SystemPromptInput } from "./system-prompt.js";
 export type {

@@ -3,7 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ModelProviderMissingError } from "../agent/provider-package.js";
 import { chorusPaths } from "../home.js";
+import { installGatewayLayout } from "../testing/provider-install.js";
 import { type ConfigSource, validateInstallation, validationError } from "./validate.js";
 import { checkWebhook, reachOf } from "./webhooks.js";
 
@@ -12,12 +14,20 @@ afterEach(async () => {
   await Promise.all(homes.splice(0).map((home) => rm(home, { recursive: true, force: true })));
 });
 
-async function validate(text: string | undefined, source: ConfigSource = "home", env: NodeJS.ProcessEnv = {}) {
+async function validate(
+  text: string | undefined,
+  source: ConfigSource = "home",
+  env: NodeJS.ProcessEnv = {},
+  providers = true,
+) {
   const home = await mkdtemp(join(tmpdir(), "chorus-validate-"));
   homes.push(home);
   if (text !== undefined) await writeFile(join(home, "chorus.json"), text);
   const paths = chorusPaths(home, source === "home" ? {} : { CHORUS_CONFIG: join(home, "chorus.json") });
-  return validateInstallation({ paths, env, source, gatewayDir: home });
+  // A gateway installation of its own: no channel next to it, the model providers as `providers` says.
+  const gatewayDir = join(home, "install", "node_modules", "@chorus", "gateway");
+  await installGatewayLayout(gatewayDir, { providers });
+  return validateInstallation({ paths, env, source, gatewayDir });
 }
 
 describe("validateInstallation: one pass over everything", () => {
@@ -44,6 +54,36 @@ describe("validateInstallation: one pass over everything", () => {
       ]),
     );
     expect(validationError(result)?.message.split("\n").length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("a provider whose package is not installed: an error naming agent, package and command; start gets that error", async () => {
+    const config =
+      '{ agents: { defaults: { model: { provider: "ollama", model: "llama3" } }, list: [{ id: "main" }, { id: "helper", model: { provider: "openai", model: "gpt-4o", apiKey: "sk-x" } }] } }';
+    const result = await validate(config, "home", {}, false);
+    const install = join(result.file, "..", "install");
+    expect(result.findings.map((f) => `${f.path}: ${f.message} | ${f.fix}`)).toEqual([
+      expect.stringMatching(
+        /^agents\.defaults\.model\.provider: agent "main" uses provider "ollama", whose package ollama-ai-provider-v2 is not installed next to the gateway\. Install it with: cd \S+ && npm i ollama-ai-provider-v2@\^\d+\.\d+\.\d+ \| cd \S+ && npm i ollama-ai-provider-v2@\^\d+\.\d+\.\d+$/,
+      ),
+      expect.stringMatching(
+        /^agents\.list\[1\]\.model\.provider: agent "helper" uses provider "openai", whose package @ai-sdk\/openai /,
+      ),
+    ]);
+    expect(result.findings[0]?.fix).toContain(`cd ${install} && `);
+    expect(validationError(result)?.message).toMatch(
+      /agent "main" uses provider "ollama"[\s\S]*agent "helper" uses provider "openai"/,
+    );
+    // One missing package alone: `chorus start` fails with its own typed error.
+    const one = await validate(
+      '{ agents: { list: [{ id: "helper", model: { provider: "google", model: "gemini-x", apiKey: "k" } }] } }',
+      "home",
+      {},
+      false,
+    );
+    expect(validationError(one)).toBeInstanceOf(ModelProviderMissingError);
+    expect(validationError(one)).toMatchObject({ details: { agent: "helper", package: "@ai-sdk/google" } });
+    // Installed next to the gateway: valid.
+    expect((await validate(config)).findings).toEqual([]);
   });
 
   it("a malformed ${…} reference is one finding, and the rest is still checked", async () => {

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type ChannelPlugin, ChorusError, isChorusError } from "@chorus/core";
 import type { z } from "zod";
+import { ModelProviderMissingError } from "../agent/provider-package.js";
 import {
   type ChannelAccountConfig,
   ConfigError,
@@ -22,6 +23,7 @@ import type { ChorusPaths } from "../home.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { discoverChannels, findChannel, loadChannelPlugin, webchatBuiltin } from "../plugins/index.js";
 import { webchatConfigSchema } from "../webchat/config.js";
+import { agentProviders } from "./providers.js";
 
 /** Where the config file's name came from: `--config`, `CHORUS_CONFIG`, or the home's `chorus.json`. */
 export type ConfigSource = "flag" | "env" | "home";
@@ -48,7 +50,7 @@ export interface ValidateOptions {
   paths: ChorusPaths;
   env: NodeJS.ProcessEnv;
   source: ConfigSource;
-  /** The gateway's package directory (plugin discovery); default this package's. */
+  /** The gateway's package directory (plugin discovery, model provider packages); default this package's. */
   gatewayDir?: string;
 }
 
@@ -95,6 +97,7 @@ export async function validateInstallation(options: ValidateOptions): Promise<Va
   config.plugins.load = config.plugins.load.map((entry) => resolveLoadEntry(entry, file));
   const loaded: LoadedConfig = { config, file, exists: read.text !== undefined };
   findings.push(...checkConfig(loaded, options.env));
+  findings.push(...missingProviders(config, options.gatewayDir ?? GATEWAY_PACKAGE_DIR));
 
   const channels = await validateChannels(options, config, file, findings);
   const unique = new Map(findings.filter(notAnEnvPath).map((f) => [`${f.level}\n${f.path}\n${f.message}`, f]));
@@ -219,6 +222,16 @@ async function validateChannels(
     validated.push(channel);
   }
   return validated;
+}
+
+/** An error for each agent whose model provider's package is not installed next to the gateway. */
+function missingProviders(config: GatewayConfig, gatewayDir: string): ConfigFinding[] {
+  return agentProviders(config, gatewayDir)
+    .filter(({ found }) => found.installedVersion === undefined)
+    .map(({ id, path, found }) => {
+      const error = new ModelProviderMissingError(id, found);
+      return { level: "error", path: `${path}.provider`, message: error.message, fix: found.install, cause: error };
+    });
 }
 
 /** Each top-level section parsed on its own: a broken key falls back to its default, the rest is kept. */

@@ -3,8 +3,9 @@ import { MemoryStore } from "@chorus/channel-kit/state";
 import { type ChannelStore, toChorusError } from "@chorus/core";
 import { probeChannels } from "../checks/channel-probe.js";
 import { probeModel } from "../checks/model-probe.js";
+import { agentModels, agentProviders } from "../checks/providers.js";
 import { type Validation, validateInstallation } from "../checks/validate.js";
-import { formatPath, type GatewayConfig, type ModelConfig, type RemoteModelConfig } from "../config/index.js";
+import type { RemoteModelConfig } from "../config/index.js";
 import { stateConfigOf } from "../runtime/state-setup.js";
 import { StateStore, sqliteFile } from "../state/state-store.js";
 import { printFindings } from "./config.js";
@@ -59,8 +60,12 @@ export async function doctorCommand(options: { config?: string; url?: string; to
   if (failed) process.exitCode = 1;
 }
 
-/** Each agent's model (its own, else `agents.defaults.model`), probed once per distinct endpoint. */
+/**
+ * Each agent's model (its own, else `agents.defaults.model`): its provider's package, installed
+ * (with its version) or missing (with the command), then one request to its endpoint.
+ */
 async function checkModels(validation: Validation, env: NodeJS.ProcessEnv, say: Say): Promise<void> {
+  const packages = new Map(agentProviders(validation.config).map((agent) => [agent.id, agent.found]));
   for (const { id, model, path } of agentModels(validation.config)) {
     if (model.provider === "demo") {
       say("ok", `agent ${id}: the offline demo model`);
@@ -70,20 +75,17 @@ async function checkModels(validation: Validation, env: NodeJS.ProcessEnv, say: 
       say("ok", `agent ${id}: an outside agent answers (provider external; no model to probe)`);
       continue;
     }
+    const found = packages.get(id);
+    if (found?.installedVersion === undefined) {
+      // The validation above already failed on it; this line says which package and how.
+      if (found)
+        say("error", `agent ${id}: provider ${model.provider}: ${found.packageName} is missing`, found.install);
+      continue;
+    }
+    say("ok", `agent ${id}: provider ${model.provider}: ${found.packageName} ${found.installedVersion} installed`);
     const result = await probeModel(model as RemoteModelConfig, path, env);
     say(result.level, `agent ${id}: ${result.detail}`, result.fix);
   }
-}
-
-function agentModels(config: GatewayConfig): { id: string; model: ModelConfig; path: string }[] {
-  const defaults = config.agents.defaults.model;
-  const fallback = { model: defaults ?? ({ provider: "demo" } as const), path: "agents.defaults.model" };
-  const list = config.agents.list ?? [{ id: "main", model: undefined }];
-  return list.map((agent, index) =>
-    agent.model
-      ? { id: agent.id, model: agent.model, path: formatPath(["agents", "list", index, "model"]) }
-      : { id: agent.id, ...fallback },
-  );
 }
 
 /**

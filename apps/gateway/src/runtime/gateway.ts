@@ -3,6 +3,7 @@ import { type ChannelPlugin, ChorusError, toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import { PairingStore } from "../access/pairing-store.js";
 import { ModelFailures } from "../agent/failures.js";
+import { assertProviderInstalled } from "../agent/provider-package.js";
 import { restartBackoffFromEnv } from "../channels/backoff.js";
 import { MessageToolExecutor } from "../channels/message-tool.js";
 import { ChannelRegistry } from "../channels/registry.js";
@@ -68,6 +69,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   }
   const { token, generated } = await resolveToken(config.gateway.auth.token, paths.tokenFile);
   const agents = resolveAgents(config);
+  // A provider that is not installed is said now, not at the first turn (which loads it).
+  for (const agent of agents) assertProviderInstalled(agent.id, agent.model.provider, options.gatewayDir);
   const restartBackoff = restartBackoffFromEnv();
 
   const hub = await WebchatHub.open({

@@ -1,10 +1,12 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { removeHome } from "../support/gateway-process.js";
 import { makeHome, runChorus, STACK_LINE } from "../support/loading-cli.js";
 import { installIntoHome } from "../support/loading-plugins.js";
 
+const GATEWAY_DIR = fileURLToPath(new URL("../..", import.meta.url));
 const homes: string[] = [];
 afterEach(async () => {
   await Promise.all(homes.splice(0).map(removeHome));
@@ -119,5 +121,17 @@ describe("chorus doctor", () => {
     expect(run.stdout).toContain(`✓ config ${file}`);
     expect(run.stdout).toContain("channel acme (default): its plugin has no probe");
     expect(run.stdout).toContain(`✓ home ${home}`);
+  });
+
+  it("each agent's provider package: installed, with its version (then its endpoint is probed)", async () => {
+    const { home } = await homeWithText(
+      '{ agents: { list: [{ id: "local", model: { provider: "ollama", model: "llama3", baseURL: "http://127.0.0.1:9/api" } }] } }',
+    );
+    const run = await runChorus(["doctor"], { home });
+    const { version } = JSON.parse(
+      await readFile(join(GATEWAY_DIR, "node_modules", "ollama-ai-provider-v2", "package.json"), "utf8"),
+    ) as { version: string };
+    expect(run.stdout).toContain(`✓ agent local: provider ollama: ollama-ai-provider-v2 ${version} installed\n`);
+    expect(run.stdout).toContain("✗ agent local: the model server (ollama at http://127.0.0.1:9) is unreachable");
   });
 });

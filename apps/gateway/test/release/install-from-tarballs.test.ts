@@ -17,8 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * runs — packs every publishable package as it would be published (`pnpm pack` turns `workspace:`
  * ranges into versions) and installs the gateway and one channel from those tarballs with plain
  * npm into an empty directory (every `@chorus/*` name points at its tarball; third-party packages
- * come from npm's cache or the registry; better-sqlite3 is compiled against this Node). Then the installed `chorus` starts and finds the channel,
- * and the installed `chorus mcp` serves the MCP SDK's client.
+ * come from npm's cache or the registry; better-sqlite3 is compiled against this Node). Then the
+ * installed `chorus` starts and finds the channel, and the installed `chorus mcp` serves the MCP
+ * SDK's client. No model provider package is installed with it: a config naming one is refused at
+ * start with the npm command, and after that command the gateway starts.
  */
 
 const run = promisify(execFile);
@@ -76,6 +78,10 @@ describe("release check: installable as published", () => {
     // Installed, not linked: real directories under node_modules.
     expect(existsSync(join(dest, "node_modules", "@chorus", "core", "dist", "index.js"))).toBe(true);
     expect(existsSync(join(dest, "node_modules", ".bin", "chorus"))).toBe(true);
+    // The AI SDK is (the demo agent runs through it); the model providers are not.
+    expect(existsSync(join(dest, "node_modules", "ai", "package.json"))).toBe(true);
+    for (const provider of ["@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google", "ollama-ai-provider-v2"])
+      expect(existsSync(join(dest, "node_modules", provider)), provider).toBe(false);
   }, 600_000);
 
   it("the installed chorus starts and lists the channel, running", async () => {
@@ -134,8 +140,60 @@ describe("release check: installable as published", () => {
     } finally {
       await mcp.close();
     }
+    expect(output).toContain(`Webchat: ${url}/?token=`);
     gateway.kill("SIGTERM");
   }, 60_000);
+
+  it("a config naming a provider that is not installed: start refuses with the npm command; after it, the gateway starts", async () => {
+    const chorus = join(dest, "node_modules", ".bin", "chorus");
+    const home = join(work, "home-openai");
+    await mkdir(home);
+    const model = {
+      provider: "openai",
+      model: "gpt-4o-mini",
+      apiKey: "sk-release-check",
+      baseURL: "http://127.0.0.1:9/v1",
+    };
+    await writeFile(
+      join(home, "chorus.json"),
+      JSON.stringify({ gateway: { port: 0 }, agents: { list: [{ id: "main", model }] } }),
+    );
+    const cliEnv = { ...env, CHORUS_HOME: home, CHORUS_CONFIG: "", NO_PROXY: "127.0.0.1,localhost" };
+    const refused = await run(chorus, ["start"], { env: cliEnv, timeout: 20_000 }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? "" }),
+    );
+    const { peerDependencies } = JSON.parse(
+      await readFile(join(dest, "node_modules", "@chorus", "gateway", "package.json"), "utf8"),
+    ) as { peerDependencies: Record<string, string> };
+    const install = `cd ${dest} && npm i @ai-sdk/openai@${peerDependencies["@ai-sdk/openai"]}`;
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain(
+      `agent "main" uses provider "openai", whose package @ai-sdk/openai is not installed next to the gateway. Install it with: ${install}`,
+    );
+    const doctor = await run(chorus, ["doctor"], { env: cliEnv }).catch((error: { stdout: string }) => error);
+    expect(doctor.stdout).toContain(`✗ agent main: provider openai: @ai-sdk/openai is missing\n    fix: ${install}`);
+
+    // The command as printed (npm's cache serves it when it holds the package).
+    await run("bash", ["-c", `${install} --prefer-offline --no-audit --no-fund`], { env, timeout: 170_000 });
+    const started = spawn(chorus, ["start"], { cwd: work, env: cliEnv, stdio: ["ignore", "pipe", "pipe"] });
+    gateway = started;
+    let output = "";
+    started.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    started.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const listening = await waitFor(
+      () => (/listening on \S+/.test(output) ? "listening" : started.exitCode !== null ? "exited" : undefined),
+      { timeoutMs: 20_000, message: "the gateway with its provider installed did not start" },
+    );
+    expect(listening, output).toBe("listening");
+    const doctorAfter = await run(chorus, ["doctor"], { env: cliEnv }).catch((error: { stdout: string }) => error);
+    expect(doctorAfter.stdout).toMatch(/✓ agent main: provider openai: @ai-sdk\/openai \d+\.\d+\.\d+\S* installed\n/);
+    started.kill("SIGTERM");
+  }, 240_000);
 
   it("the container image builds with exactly these steps, and runs what they install", async () => {
     const dockerfile = await readFile(join(ROOT, "deploy", "Dockerfile"), "utf8");
@@ -144,11 +202,18 @@ describe("release check: installable as published", () => {
       "apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*",
       "npx -y pnpm@12.4.2 install --frozen-lockfile",
       "npx -y pnpm@12.4.2 build",
-      "bash scripts/install-release.sh /opt/chorus ${CHANNELS}",
+      "bash scripts/install-release.sh /opt/chorus ${CHANNELS} ${PROVIDERS}",
     ]);
     const channels = /^ARG CHANNELS="([^"]+)"$/m.exec(dockerfile)?.[1]?.split(" ") ?? [];
     for (const id of channels)
       expect(existsSync(join(ROOT, "packages", `channel-${id}`, "package.json")), id).toBe(true);
+    // The model providers the image installs: each a peer dependency of the gateway (the script installs it at that range).
+    const { peerDependencies } = JSON.parse(await readFile(join(ROOT, "apps", "gateway", "package.json"), "utf8")) as {
+      peerDependencies: Record<string, string>;
+    };
+    const providers = /^ARG PROVIDERS="([^"]*)"$/m.exec(dockerfile)?.[1]?.split(" ") ?? [];
+    expect(providers.length).toBeGreaterThan(0);
+    for (const name of providers) expect(Object.keys(peerDependencies), name).toContain(name);
     const entrypoint = JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? "[]") as string[];
     expect(entrypoint[0]).toBe("/opt/chorus/node_modules/.bin/chorus");
     expect(existsSync(join(dest, "node_modules", ".bin", "chorus"))).toBe(true);

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateInstallation } from "../../src/checks/validate.js";
 import { chorusPaths } from "../../src/home.js";
+import { installGatewayLayout } from "../../src/testing/provider-install.js";
 
 /*
  * Docs as they are copied: every ```json5 block of every README and of docs/ is a complete config
@@ -49,12 +50,11 @@ describe("every README example config is valid as copied", () => {
   let gatewayDir: string;
 
   beforeAll(async () => {
-    // An installation with every channel next to the gateway, as a person who installed them has.
+    // An installation with every channel and model provider next to the gateway, as a person who installed them has.
     work = await mkdtemp(join(tmpdir(), "chorus-readme-"));
     const scope = join(work, "install", "node_modules", "@chorus");
     gatewayDir = join(scope, "gateway");
-    await mkdir(gatewayDir, { recursive: true });
-    await writeFile(join(gatewayDir, "package.json"), JSON.stringify({ name: "@chorus/gateway", version: "0.0.0" }));
+    await installGatewayLayout(gatewayDir);
     for (const dir of await readdir(join(ROOT, "packages"))) {
       if (dir.startsWith("channel-") && dir !== "channel-kit")
         await symlink(join(ROOT, "packages", dir), join(scope, dir));
@@ -119,6 +119,23 @@ describe("the repository's own docs", () => {
     );
     expect(await readFile(join(ROOT, "README.md"), "utf8")).toContain("(docs/design.md)");
     expect(await readFile(join(ROOT, "apps", "gateway", "README.md"), "utf8")).toContain("docs/design.md");
+  });
+
+  it("every provider install command in the docs names a provider package at the gateway's own range", async () => {
+    const { peerDependencies } = JSON.parse(await readFile(join(ROOT, "apps", "gateway", "package.json"), "utf8")) as {
+      peerDependencies: Record<string, string>;
+    };
+    const commands: string[] = [];
+    for (const file of await markdownFiles()) {
+      for (const [command, name, range] of (await readFile(file, "utf8")).matchAll(
+        /npm i\s+(?:-g\s+)?((?:@ai-sdk\/|ollama-)[\w-]+)@([^\s`]+)/g,
+      )) {
+        commands.push(command);
+        if (range !== "<range>")
+          expect(range, `${relative(ROOT, file)}: ${command}`).toBe(peerDependencies[name as string]);
+      }
+    }
+    expect(commands.length).toBeGreaterThanOrEqual(3);
   });
 
   it("every channel README has an install line", async () => {
