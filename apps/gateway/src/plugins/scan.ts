@@ -42,18 +42,14 @@ export function isChannelPackageName(name: string): boolean {
 
 /** The package directories in one `node_modules` whose names mark them as channel packages, sorted. */
 export async function scanNodeModules(nodeModules: string): Promise<string[]> {
-  const names: string[] = [];
-  for (const entry of await listDirs(nodeModules)) {
-    if (entry.startsWith(".")) continue;
-    if (entry.startsWith("@")) {
-      for (const inner of await listDirs(join(nodeModules, entry))) {
-        const name = `${entry}/${inner}`;
-        if (isChannelPackageName(name)) names.push(name);
-      }
-    } else if (isChannelPackageName(entry)) {
-      names.push(entry);
-    }
-  }
+  // Scopes are listed at once: a flat production install has dozens, and each listing waits on the disk.
+  const entries = (await listDirs(nodeModules)).filter((entry) => !entry.startsWith("."));
+  const packages = await Promise.all(
+    entries.map(async (entry) =>
+      entry.startsWith("@") ? (await listDirs(join(nodeModules, entry))).map((inner) => `${entry}/${inner}`) : [entry],
+    ),
+  );
+  const names = packages.flat().filter(isChannelPackageName);
   // First-party packages first, then the rest by name: a stable order for equal ids.
   names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   return names.map((name) => join(nodeModules, name));
