@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { CHORUS_API_VERSION, type ChannelManifest, type ChannelPlugin, isChorusError } from "@chorus/core";
 import { type PackageReading, readPackageDir } from "./package.js";
 import { pluginsNodeModules, readPluginDependencies } from "./plugins-dir.js";
-import { findPackage, nodeModulesChain, scanNodeModules } from "./scan.js";
+import { byCodeUnits, findPackage, nodeModulesChain, scanNodeModules } from "./scan.js";
 
 /** Where a channel was found; later sources in this list win over earlier ones for the same id. */
 export type ChannelSource = "builtin" | "gateway" | "home" | "load";
@@ -181,7 +181,7 @@ class Collector {
   }
 
   result(): Discovery {
-    const channels = [...this.byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+    const channels = [...this.byId.values()].sort((a, b) => byCodeUnits(a.id, b.id));
     return { channels, shadowed: this.shadowed, problems: this.problems };
   }
 }

@@ -51,7 +51,7 @@ export async function scanNodeModules(nodeModules: string): Promise<string[]> {
   );
   const names = packages.flat().filter(isChannelPackageName);
   // First-party packages first, then the rest by name: a stable order for equal ids.
-  names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  names.sort((a, b) => rank(a) - rank(b) || byCodeUnits(a, b));
   return names.map((name) => join(nodeModules, name));
 }
 
@@ -90,4 +90,13 @@ async function listDirs(dir: string): Promise<string[]> {
     else if (entry.isSymbolicLink() && (await isDirectory(join(dir, entry.name)))) names.push(entry.name);
   }
   return names;
+}
+
+/**
+ * Orders strings by UTF-16 code units. Package names and channel ids are ASCII, where this agrees
+ * with `localeCompare` but for punctuation; `localeCompare`'s first call loads ICU collation data
+ * (~20 ms and ~3.5 MB) in every gateway start.
+ */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
