@@ -21,7 +21,9 @@ import {
 } from "../config/index.js";
 import type { ChorusPaths } from "../home.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { discoverChannels, findChannel, loadChannelPlugin, webchatBuiltin } from "../plugins/index.js";
+import { webchatBuiltin } from "../plugins/builtin.js";
+import { discoverChannels } from "../plugins/discover.js";
+import { findChannel, loadChannelPlugin } from "../plugins/load.js";
 import { webchatConfigSchema } from "../webchat/config.js";
 import { agentProviders } from "./providers.js";
 

@@ -4,7 +4,7 @@ import type { ConfigSource } from "../checks/validate.js";
 import { type LoadedConfig, loadConfig } from "../config/index.js";
 import { type ChorusPaths, chorusPaths, resolveHome } from "../home.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { type Discovery, discoverChannels } from "../plugins/index.js";
+import { type Discovery, discoverChannels } from "../plugins/discover.js";
 import { openGatewayState } from "../runtime/state-setup.js";
 import type { StateStore } from "../state/index.js";
 

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";
-import { channelsCommand } from "./channels.js";
 import { registerConfigCommands } from "./config.js";
-import { doctorCommand } from "./doctor.js";
 import { registerMessageCommands } from "./message.js";
 import { reportError } from "./output.js";
 import { registerPairingCommands } from "./pairing.js";
@@ -62,7 +60,10 @@ program
   .option("--json", "machine-readable output")
   .option("--url <url>", "URL of the running gateway (default: from the config)")
   .option("--token <token>", "API token (default: CHORUS_TOKEN, gateway.auth.token or the generated one)")
-  .action(channelsCommand)
+  .action(async (options: Parameters<typeof import("./channels.js").channelsCommand>[0]) => {
+    const { channelsCommand } = await import("./channels.js");
+    await channelsCommand(options);
+  })
   .command("login <channel>")
   .description("link an account of a channel that logs in as a device (a QR code or a pairing code)")
   .option("--account <name>", "the account under channels.<id>.accounts (default: default)")
@@ -102,6 +103,9 @@ program
   .option("--config <path>", "config file")
   .option("--url <url>", "URL of the running gateway (default: from the config)")
   .option("--token <token>", "API token (default: CHORUS_TOKEN, gateway.auth.token or the generated one)")
-  .action(doctorCommand);
+  .action(async (options: Parameters<typeof import("./doctor.js").doctorCommand>[0]) => {
+    const { doctorCommand } = await import("./doctor.js");
+    await doctorCommand(options);
+  });
 
 program.parseAsync(process.argv).catch(reportError);

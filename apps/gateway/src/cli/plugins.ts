@@ -1,8 +1,10 @@
 import type { Command } from "commander";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { installPlugin, listInstalled, removePlugin } from "../plugins/index.js";
 import { cliContext } from "./context.js";
 import { progress } from "./output.js";
+
+// The install code (npm, tarballs) is loaded by these commands only, not by every `chorus` run.
+const install = () => import("../plugins/install.js");
 
 /** `chorus plugins add|remove|list`: third-party and first-party channel packages in `<home>/plugins`. */
 export function registerPluginCommands(program: Command): void {
@@ -13,6 +15,7 @@ export function registerPluginCommands(program: Command): void {
     .action(async (spec: string) => {
       const ctx = await cliContext({});
       progress(`Installing ${spec} into ${ctx.paths.plugins} …`);
+      const { installPlugin } = await install();
       const channels = await installPlugin(spec, ctx.paths.plugins, {
         onProgress: (line) => progress(`  npm: ${line}`),
         onNotice: (line) => progress(line),
@@ -30,6 +33,7 @@ export function registerPluginCommands(program: Command): void {
     .action(async (name: string) => {
       const ctx = await cliContext({});
       progress(`Removing ${name} …`);
+      const { removePlugin } = await install();
       await removePlugin(name, ctx.paths.plugins, { onProgress: (line) => progress(`  npm: ${line}`) });
       progress(`Removed ${name}.`);
     });
@@ -38,6 +42,7 @@ export function registerPluginCommands(program: Command): void {
     .description("list the plugins installed in <home>/plugins")
     .action(async () => {
       const ctx = await cliContext({});
+      const { listInstalled } = await install();
       const installed = await listInstalled(ctx.paths.plugins);
       if (installed.length === 0) process.stdout.write(`No plugins installed in ${ctx.paths.plugins}.\n`);
       for (const channel of installed)

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import JSON5 from "json5";
+import { createRequire } from "node:module";
 import type { ChorusPaths } from "../home.js";
 import { substituteEnv } from "./env.js";
 import { ConfigError, formatZodIssues } from "./errors.js";
@@ -36,12 +36,16 @@ export function parseConfig(raw: unknown, options: ParseConfigOptions): GatewayC
   throw new ConfigError(issues, { file: options.file });
 }
 
+/** `json5`, loaded when there is a config file to read. */
+let json5: typeof import("json5") | undefined;
+const loadJson5 = () => (json5 ??= createRequire(import.meta.url)("json5") as typeof import("json5"));
+
 /** Parses JSON5 config text (comments, trailing commas, unquoted keys); syntax errors name line and column. */
 export function parseConfigText(text: string, file: string): unknown {
   const source = text.replace(/^\uFEFF/, "");
   if (source.trim() === "") return {};
   try {
-    return JSON5.parse(source);
+    return loadJson5().parse(source);
   } catch (error) {
     const { lineNumber, columnNumber } = error as { lineNumber?: number; columnNumber?: number };
     const reason = (error instanceof Error ? error.message : String(error))

@@ -1,4 +1,4 @@
-import safeRegex from "safe-regex2";
+import { createRequire } from "node:module";
 import { type CharSet, intersects, type RegexNode as Node, parseRegex } from "./regex-parse.js";
 
 /**
@@ -12,6 +12,12 @@ import { type CharSet, intersects, type RegexNode as Node, parseRegex } from "./
  */
 
 const MAX_WORDS = 256;
+
+/** `safe-regex2`, loaded the first time a pattern is checked (most configs have none). */
+let safeRegex: typeof import("safe-regex2").default | undefined;
+const loadSafeRegex = () =>
+  (safeRegex ??= createRequire(import.meta.url)("safe-regex2") as typeof import("safe-regex2").default);
+
 const MAX_EXPANDED_REPEAT = 4;
 
 /** Why a regex source can backtrack catastrophically, or `undefined` when it looks safe. */
@@ -23,7 +29,7 @@ export function backtrackingRisk(source: string): string | undefined {
     (text, [start, end]) => text.slice(0, start) + text.slice(end),
     source,
   );
-  if (!safeRegex(withoutLookbehinds)) return "too many or nested quantifiers";
+  if (!loadSafeRegex()(withoutLookbehinds)) return "too many or nested quantifiers";
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { CHORUS_API_VERSION, type ChannelManifest, type ChannelPlugin, isChorusError } from "@chorus/core";
 import { type PackageReading, readPackageDir } from "./package.js";
 import { pluginsNodeModules, readPluginDependencies } from "./plugins-dir.js";
-import { findPackage, nodeModulesChain, scanNodeModules } from "./scan.js";
+import { byCodeUnits, findPackage, nodeModulesChain, scanNodeModules } from "./scan.js";
 
 /** Where a channel was found; later sources in this list win over earlier ones for the same id. */
 export type ChannelSource = "builtin" | "gateway" | "home" | "load";
@@ -88,18 +88,20 @@ export async function discoverChannels(options: DiscoverOptions): Promise<Discov
       collector.add(reading, "home", name, true);
     }
   }
-  for (const dir of await scanNodeModules(homeModules)) {
-    collector.add(await readPackageDir(dir), "home", dir, false);
-  }
-
+  // Directories are scanned and package.json files read all at once, then claimed in precedence order.
   // The gateway's own dev dependencies are its test fixtures (in a clone, the channel packages its
   // end-to-end tests drive, linked into its own node_modules): they are not plugins. Installed
   // with npm, the same names next to the gateway are the person's channels and count.
-  const fixtures = await devDependenciesOf(options.gatewayDir);
+  const [homeReadings, fixtures, chainReadings] = await Promise.all([
+    scanNodeModules(homeModules).then(readPackageDirs),
+    devDependenciesOf(options.gatewayDir),
+    Promise.all(gatewayChain.map((nodeModules) => scanNodeModules(nodeModules).then(readPackageDirs))),
+  ]);
+  for (const [dir, reading] of homeReadings) collector.add(reading, "home", dir, false);
+
   const ownModules = resolve(options.gatewayDir, "node_modules");
-  for (const nodeModules of gatewayChain) {
-    for (const dir of await scanNodeModules(nodeModules)) {
-      const reading = await readPackageDir(dir);
+  for (const [index, nodeModules] of gatewayChain.entries()) {
+    for (const [dir, reading] of chainReadings[index] ?? []) {
       const fixture =
         resolve(nodeModules) === ownModules && "packageName" in reading && fixtures.has(reading.packageName);
       if (fixture) continue;
@@ -109,6 +111,11 @@ export async function discoverChannels(options: DiscoverOptions): Promise<Discov
 
   for (const builtin of options.builtins ?? []) collector.claim({ ...builtin, source: "builtin" });
   return collector.result();
+}
+
+/** Each directory with what its package.json says, in the order given. */
+async function readPackageDirs(dirs: readonly string[]): Promise<[string, PackageReading][]> {
+  return Promise.all(dirs.map(async (dir): Promise<[string, PackageReading]> => [dir, await readPackageDir(dir)]));
 }
 
 async function collectLoadEntry(
@@ -174,7 +181,7 @@ class Collector {
   }
 
   result(): Discovery {
-    const channels = [...this.byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+    const channels = [...this.byId.values()].sort((a, b) => byCodeUnits(a.id, b.id));
     return { channels, shadowed: this.shadowed, problems: this.problems };
   }
 }

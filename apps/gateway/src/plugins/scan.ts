@@ -42,20 +42,16 @@ export function isChannelPackageName(name: string): boolean {
 
 /** The package directories in one `node_modules` whose names mark them as channel packages, sorted. */
 export async function scanNodeModules(nodeModules: string): Promise<string[]> {
-  const names: string[] = [];
-  for (const entry of await listDirs(nodeModules)) {
-    if (entry.startsWith(".")) continue;
-    if (entry.startsWith("@")) {
-      for (const inner of await listDirs(join(nodeModules, entry))) {
-        const name = `${entry}/${inner}`;
-        if (isChannelPackageName(name)) names.push(name);
-      }
-    } else if (isChannelPackageName(entry)) {
-      names.push(entry);
-    }
-  }
+  // Scopes are listed at once: a flat production install has dozens, and each listing waits on the disk.
+  const entries = (await listDirs(nodeModules)).filter((entry) => !entry.startsWith("."));
+  const packages = await Promise.all(
+    entries.map(async (entry) =>
+      entry.startsWith("@") ? (await listDirs(join(nodeModules, entry))).map((inner) => `${entry}/${inner}`) : [entry],
+    ),
+  );
+  const names = packages.flat().filter(isChannelPackageName);
   // First-party packages first, then the rest by name: a stable order for equal ids.
-  names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  names.sort((a, b) => rank(a) - rank(b) || byCodeUnits(a, b));
   return names.map((name) => join(nodeModules, name));
 }
 
@@ -94,4 +90,13 @@ async function listDirs(dir: string): Promise<string[]> {
     else if (entry.isSymbolicLink() && (await isDirectory(join(dir, entry.name)))) names.push(entry.name);
   }
   return names;
+}
+
+/**
+ * Orders strings by UTF-16 code units. Package names and channel ids are ASCII, where this agrees
+ * with `localeCompare` but for punctuation; `localeCompare`'s first call loads ICU collation data
+ * (~20 ms and ~3.5 MB) in every gateway start.
+ */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

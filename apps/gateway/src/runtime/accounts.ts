@@ -9,7 +9,7 @@ import { channelAccounts, validatePluginConfig } from "../config/index.js";
 import { type ChorusPaths, channelStateDir } from "../home.js";
 import { type HookRegistry, hookPath } from "../http/hooks.js";
 import type { Discovery } from "../plugins/discover.js";
-import { findChannel, loadChannelPlugin } from "../plugins/index.js";
+import { findChannel, loadChannelPlugin } from "../plugins/load.js";
 import type { StateStore } from "../state/index.js";
 
 /** One configured channel account, and how to run it (again, after a lease was lost and retaken). */
