@@ -12,13 +12,12 @@ import { type CharSet, intersects, type RegexNode as Node, parseRegex } from "./
  */
 
 const MAX_WORDS = 256;
+const MAX_EXPANDED_REPEAT = 4;
 
 /** `safe-regex2`, loaded the first time a pattern is checked (most configs have none). */
 let safeRegex: typeof import("safe-regex2").default | undefined;
 const loadSafeRegex = () =>
   (safeRegex ??= createRequire(import.meta.url)("safe-regex2") as typeof import("safe-regex2").default);
-
-const MAX_EXPANDED_REPEAT = 4;
 
 /** Why a regex source can backtrack catastrophically, or `undefined` when it looks safe. */
 export function backtrackingRisk(source: string): string | undefined {
