@@ -144,7 +144,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     queue,
     committer,
     runsHere,
-    handle: (row, signal) => router.process(row, signal),
+    handle: (row, signal, step) => router.process(row, signal, step),
     handleLoose: (row) => router.processLoose(row),
     logger,
   });

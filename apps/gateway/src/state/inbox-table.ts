@@ -137,11 +137,16 @@ export class InboxTable {
 
   /** The oldest row of a session still to handle. */
   async next(sessionKey: string): Promise<InboxRow | undefined> {
-    const raw = await this.db.one<RawRow>(
-      `SELECT ${COLUMNS} FROM inbox WHERE session_key = $1 AND status = 'received' ORDER BY id LIMIT 1`,
-      [sessionKey],
+    return (await this.nextRows(sessionKey, 1))[0];
+  }
+
+  /** The oldest rows of a session still to handle, at most `limit`, oldest first. */
+  async nextRows(sessionKey: string, limit: number): Promise<InboxRow[]> {
+    const rows = await this.db.all<RawRow>(
+      `SELECT ${COLUMNS} FROM inbox WHERE session_key = $1 AND status = 'received' ORDER BY id LIMIT $2`,
+      [sessionKey, limit],
     );
-    return raw && toRow(raw);
+    return rows.map(toRow);
   }
 
   /**
