@@ -93,14 +93,10 @@ export class Dispatcher {
   async #sweep(): Promise<void> {
     const { state, runsHere } = this.options;
     const here = (row: { channel: string; account: string }) => runsHere(row.channel, row.account);
-    for (const row of await state.inbox.received()) {
+    for (const session of await state.inbox.receivedSessions()) if (here(session)) this.wake(session.sessionKey);
+    // A reaction is handled by the gateway that received it, at once; one left for a while was left by a crash.
+    for (const row of await state.inbox.receivedLoose(Date.now() - LOOSE_AFTER_MS)) {
       if (!here(row)) continue;
-      if (row.sessionKey !== null) {
-        this.wake(row.sessionKey);
-        continue;
-      }
-      // A reaction is handled by the gateway that received it, at once; one left for a while was left by a crash.
-      if (Date.now() - row.receivedAt < LOOSE_AFTER_MS) continue;
       // Claimed by marking it done first: with several gateways, one of them handles it.
       const claimed = await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
       if (claimed) await this.options.handleLoose(row).catch(() => undefined);

@@ -135,8 +135,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     logger,
   });
   const runsHere = (channel: string, account: string): boolean => {
-    const entry = registry.all().find((e) => e.plugin.id === channel && e.accountId === account);
-    if (!entry) return false;
+    if (!registry.find(channel, account)) return false;
     return !leased.has(`${channel}:${account}`) || leases.held(`${channel}:${account}`) !== undefined;
   };
   const dispatcher = new Dispatcher({
