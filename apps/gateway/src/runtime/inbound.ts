@@ -125,26 +125,24 @@ export class InboundRouter {
     if (!step.fresh) await store.refresh(sessionKey);
     const fence = this.options.fenceOf(entry.plugin.id, entry.accountId);
     const earlier = () => step.commits.settled();
-    /** Commits what the message left; true when, leaving no reply, its commit was only started (added to the step's). */
+    /**
+     * Commits what the message left. Leaving no reply and no session change, its commit is only
+     * started, added to the step's (true); otherwise it waits for the earlier ones, then commits,
+     * so a session entry is never overwritten by an older one committed later.
+     */
     const finish = async (
       reply?: string,
       more: { buffered?: boolean; also?: (sql: Sql) => Promise<void> } = {},
     ): Promise<boolean> => {
       const replies: ReplyDraft[] = reply === undefined ? [] : [this.#draft(entry, event, reply)];
-      if (replies.length > 0) await earlier();
-      const outbox = this.options.committer.commit({
-        sessionKey,
-        inboxId,
-        ...more,
-        sessions: store.takeChanges(sessionKey),
-        replies,
-        ...(fence ? { fence } : {}),
-      });
-      if (replies.length === 0) {
-        step.commits.add(outbox);
+      const sessions = store.takeChanges(sessionKey);
+      const completion = { sessionKey, inboxId, ...more, sessions, replies, ...(fence ? { fence } : {}) };
+      if (replies.length === 0 && sessions.length === 0) {
+        step.commits.add(this.options.committer.commit(completion));
         return true;
       }
-      await this.options.committer.deliver(await outbox);
+      await earlier();
+      await this.options.committer.deliver(await this.options.committer.commit(completion));
       return false;
     };
     const decision = await gate.decide({
