@@ -115,12 +115,10 @@ export class Dispatcher {
       }
       // A reply its channel could not take yet (not running): the session waits, in order; the sweep retries.
       if (unsent.length > 0 && (await state.outbox.pending(sessionKey)).length > 0) return "elsewhere";
-      const rows = await state.inbox.nextRows(sessionKey, ROWS_PER_STEP);
-      if (rows.length === 0) return "idle";
       const commits = new DeferredCommits();
       let step: Step;
       try {
-        step = await this.#rows(sessionKey, rows, signal, commits);
+        step = await this.#rows(sessionKey, signal, commits);
       } catch (error) {
         await commits.settled().catch(() => undefined);
         throw error;
@@ -133,25 +131,33 @@ export class Dispatcher {
   }
 
   /** Handles rows in order while each only started its commit; stops after one that did more (a turn, a reply). */
-  async #rows(
-    sessionKey: string,
-    rows: readonly InboxRow[],
-    signal: AbortSignal,
-    commits: DeferredCommits,
-  ): Promise<Step> {
+  /**
+   * Handles the session's oldest rows in order while each only started its commit, up to
+   * `ROWS_PER_STEP`; stops after one that did more (a turn, a reply). The first read takes one
+   * row (a turn's step reads no more than it uses); once a row was deferred, the next read takes many.
+   */
+  async #rows(sessionKey: string, signal: AbortSignal, commits: DeferredCommits): Promise<Step> {
     const { state, runsHere } = this.options;
-    for (const [i, row] of rows.entries()) {
-      if (!runsHere(row.channel, row.account)) return "elsewhere";
-      let deferred = false;
-      try {
-        deferred = await this.options.handle(row, signal, { commits, fresh: i > 0 });
-      } catch (error) {
-        // A shutdown or a lost lease leaves the row for later; anything else would fail again: drop it, loudly.
-        if (signal.aborted || this.#stopped || (isChorusError(error) && error.code === "E_DISABLED")) throw error;
-        this.options.logger.error({ err: error, sessionKey, eventId: row.eventId }, "message handling failed");
-        await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
+    let handled = 0;
+    let after = 0;
+    while (handled < ROWS_PER_STEP) {
+      const rows = await state.inbox.nextRows(sessionKey, handled === 0 ? 1 : ROWS_PER_STEP - handled, after);
+      if (rows.length === 0) return handled === 0 ? "idle" : "more";
+      for (const row of rows) {
+        if (!runsHere(row.channel, row.account)) return "elsewhere";
+        let deferred = false;
+        try {
+          deferred = await this.options.handle(row, signal, { commits, fresh: handled > 0 });
+        } catch (error) {
+          // A shutdown or a lost lease leaves the row for later; anything else would fail again: drop it, loudly.
+          if (signal.aborted || this.#stopped || (isChorusError(error) && error.code === "E_DISABLED")) throw error;
+          this.options.logger.error({ err: error, sessionKey, eventId: row.eventId }, "message handling failed");
+          await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
+        }
+        handled++;
+        after = row.id;
+        if (!deferred) return "more";
       }
-      if (!deferred) break;
     }
     return "more";
   }

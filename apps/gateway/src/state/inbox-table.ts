@@ -161,11 +161,11 @@ export class InboxTable {
     return (await this.nextRows(sessionKey, 1))[0];
   }
 
-  /** The oldest rows of a session still to handle, at most `limit`, oldest first. */
-  async nextRows(sessionKey: string, limit: number): Promise<InboxRow[]> {
+  /** The oldest rows of a session still to handle (after row `after`), at most `limit`, oldest first. */
+  async nextRows(sessionKey: string, limit: number, after = 0): Promise<InboxRow[]> {
     const rows = await this.db.all<RawRow>(
-      `SELECT ${COLUMNS} FROM inbox WHERE session_key = $1 AND status = 'received' ORDER BY id LIMIT $2`,
-      [sessionKey, limit],
+      `SELECT ${COLUMNS} FROM inbox WHERE session_key = $1 AND status = 'received' AND id > $3 ORDER BY id LIMIT $2`,
+      [sessionKey, limit, after],
     );
     return rows.map(toRow);
   }

@@ -223,6 +223,7 @@ describe.each(BACKENDS)("the state layer on $name", ({ config }) => {
     expect((await state.inbox.receivedLoose(201)).map((row) => row.eventId)).toEqual(["r1", "r2"]);
     expect((await state.inbox.nextRows("s2", 10)).map((row) => row.eventId)).toEqual(["m1", "m3"]);
     expect((await state.inbox.nextRows("s2", 1)).map((row) => row.eventId)).toEqual(["m1"]);
+    expect((await state.inbox.nextRows("s2", 10, ids[0])).map((row) => row.eventId)).toEqual(["m3"]);
   });
 
   it("reads the inbox after an id, in order (the event stream), and knows its bounds", async () => {
