@@ -128,7 +128,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
     queue,
     committer,
     runsHere: () => true,
-    handle: (row, signal) => router.process(row, signal),
+    handle: (row, signal, step) => router.process(row, signal, step),
     handleLoose: (row) => router.processLoose(row),
     logger,
   });

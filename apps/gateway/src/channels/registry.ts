@@ -25,8 +25,16 @@ export class ChannelRegistry {
     return [...this.#entries.values()];
   }
 
+  /** The entry of exactly this channel account, if it runs here. */
+  find(channel: string, account: string): ChannelEntry | undefined {
+    const entry = this.#entries.get(`${channel}:${account}`);
+    return entry?.plugin.id === channel && entry.accountId === account ? entry : undefined;
+  }
+
   /** The entry for `channel` (and `account`, or its only/default account), or a typed error. */
   get(channel: string, account?: string): ChannelEntry {
+    const exact = account === undefined ? undefined : this.find(channel, account);
+    if (exact) return exact;
     const accounts = this.all().filter((e) => e.plugin.id === channel);
     if (accounts.length === 0) {
       const known = [...new Set(this.all().map((e) => e.plugin.id))].join(", ") || "none";

@@ -1,10 +1,10 @@
 import { ChorusError, isChorusError, messageToolInputSchema } from "@chorus/core";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import type { Logger } from "pino";
 import type { MessageToolCalls } from "../channels/message-tool.js";
 import { bearerMatches } from "./auth.js";
+import { bodySizeLimit } from "./body-limit.js";
 import type { HookRegistry } from "./hooks.js";
 import { httpStatusFor } from "./status.js";
 
@@ -48,7 +48,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   app.use(
     "*",
-    bodyLimit({
+    bodySizeLimit({
       maxSize: options.maxBodyBytes,
       // The rest of a refused body is never read: the connection cannot carry another request.
       onError: (c) => {

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { TurnQueue } from "../sessions/queue.js";
 import type { InboxRow, StateStore } from "../state/index.js";
 import type { TurnCommitter } from "../turn/commit.js";
+import { DeferredCommits } from "./deferred-commits.js";
 
 export interface DispatcherOptions {
   state: StateStore;
@@ -10,8 +11,12 @@ export interface DispatcherOptions {
   committer: TurnCommitter;
   /** Whether this gateway runs that account's turns now (its instance runs here). */
   runsHere(channel: string, account: string): boolean;
-  /** Handles a message row of a session; its commit marks the row done. */
-  handle(row: InboxRow, signal: AbortSignal): Promise<void>;
+  /**
+   * Handles a message row of a session; its commit marks the row done. Resolves true when that
+   * commit was only started, added to `step.commits` (a group message kept as context): the
+   * session's next row may follow at once.
+   */
+  handle(row: InboxRow, signal: AbortSignal, step: StepContext): Promise<boolean>;
   /** Handles a row that feeds no session (a reaction). */
   handleLoose(row: InboxRow): Promise<void>;
   logger: Logger;
@@ -19,12 +24,24 @@ export interface DispatcherOptions {
 
 type Step = "more" | "idle" | "elsewhere";
 
+/** What a step tells the handler of each of its rows. */
+export interface StepContext {
+  /** The commits of the step's earlier rows that it has not waited for yet. */
+  commits: DeferredCommits;
+  /** The session's entry was read fresh for an earlier row of this step (it holds the session's lock since). */
+  fresh: boolean;
+}
+
+/** Rows a step takes at most: a run of messages kept as context is decided and committed together. */
+const ROWS_PER_STEP = 64;
+
 /** A reaction row still not done this long after it was committed was left by a crash (or a dead gateway). */
 const LOOSE_AFTER_MS = 10_000;
 
 /**
  * Takes turns from the inbox: per session, in inbox order, one row at a time — first sending
- * what the session left in the outbox, then handling its oldest row not done. Each step holds
+ * what the session left in the outbox, then handling its oldest rows not done (a run of group
+ * messages kept as context is decided in one step and committed together). Each step holds
  * the session's lock (PostgreSQL: an advisory lock, so no two gateways run one session's turns
  * at once; SQLite: the turn queue alone). A sweep finds the work nobody woke: rows left by a
  * crash (at start), by a gateway that died, or of an account whose lease was just taken.
@@ -76,14 +93,10 @@ export class Dispatcher {
   async #sweep(): Promise<void> {
     const { state, runsHere } = this.options;
     const here = (row: { channel: string; account: string }) => runsHere(row.channel, row.account);
-    for (const row of await state.inbox.received()) {
+    for (const session of await state.inbox.receivedSessions()) if (here(session)) this.wake(session.sessionKey);
+    // A reaction is handled by the gateway that received it, at once; one left for a while was left by a crash.
+    for (const row of await state.inbox.receivedLoose(Date.now() - LOOSE_AFTER_MS)) {
       if (!here(row)) continue;
-      if (row.sessionKey !== null) {
-        this.wake(row.sessionKey);
-        continue;
-      }
-      // A reaction is handled by the gateway that received it, at once; one left for a while was left by a crash.
-      if (Date.now() - row.receivedAt < LOOSE_AFTER_MS) continue;
       // Claimed by marking it done first: with several gateways, one of them handles it.
       const claimed = await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
       if (claimed) await this.options.handleLoose(row).catch(() => undefined);
@@ -102,19 +115,50 @@ export class Dispatcher {
       }
       // A reply its channel could not take yet (not running): the session waits, in order; the sweep retries.
       if (unsent.length > 0 && (await state.outbox.pending(sessionKey)).length > 0) return "elsewhere";
-      const row = await state.inbox.next(sessionKey);
-      if (!row) return "idle";
-      if (!runsHere(row.channel, row.account)) return "elsewhere";
+      const commits = new DeferredCommits();
+      let step: Step;
       try {
-        await this.options.handle(row, signal);
+        step = await this.#rows(sessionKey, signal, commits);
       } catch (error) {
-        // A shutdown or a lost lease leaves the row for later; anything else would fail again: drop it, loudly.
-        if (signal.aborted || this.#stopped || (isChorusError(error) && error.code === "E_DISABLED")) throw error;
-        this.options.logger.error({ err: error, sessionKey, eventId: row.eventId }, "message handling failed");
-        await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
+        await commits.settled().catch(() => undefined);
+        throw error;
       }
-      return "more";
+      // The session's lock is not let go before its rows' commits are done.
+      await commits.settled();
+      return step;
     });
     return locked.ran ? locked.value : "idle";
+  }
+
+  /** Handles rows in order while each only started its commit; stops after one that did more (a turn, a reply). */
+  /**
+   * Handles the session's oldest rows in order while each only started its commit, up to
+   * `ROWS_PER_STEP`; stops after one that did more (a turn, a reply). The first read takes one
+   * row (a turn's step reads no more than it uses); once a row was deferred, the next read takes many.
+   */
+  async #rows(sessionKey: string, signal: AbortSignal, commits: DeferredCommits): Promise<Step> {
+    const { state, runsHere } = this.options;
+    let handled = 0;
+    let after = 0;
+    while (handled < ROWS_PER_STEP) {
+      const rows = await state.inbox.nextRows(sessionKey, handled === 0 ? 1 : ROWS_PER_STEP - handled, after);
+      if (rows.length === 0) return handled === 0 ? "idle" : "more";
+      for (const row of rows) {
+        if (!runsHere(row.channel, row.account)) return "elsewhere";
+        let deferred = false;
+        try {
+          deferred = await this.options.handle(row, signal, { commits, fresh: handled > 0 });
+        } catch (error) {
+          // A shutdown or a lost lease leaves the row for later; anything else would fail again: drop it, loudly.
+          if (signal.aborted || this.#stopped || (isChorusError(error) && error.code === "E_DISABLED")) throw error;
+          this.options.logger.error({ err: error, sessionKey, eventId: row.eventId }, "message handling failed");
+          await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
+        }
+        handled++;
+        after = row.id;
+        if (!deferred) return "more";
+      }
+    }
+    return "more";
   }
 }

@@ -48,6 +48,8 @@ export interface GateInput {
   store: SessionStore;
   transcripts: TranscriptStore;
   summarise(entries: readonly TranscriptEntry[]): Promise<string>;
+  /** Waits until the session's earlier messages are committed (a command and a triggered message's context read what they wrote). */
+  earlier?: () => Promise<void>;
 }
 
 /**
@@ -90,6 +92,7 @@ export class MessageGate {
     const command = parseCommand(event.text, bot?.name ? { botUsernames: [bot.name] } : {});
     let refusedCommand = false;
     if (command) {
+      await input.earlier?.();
       const result = await applyCommand(command, {
         owner: access.owner,
         chatType: event.conversation.kind,
@@ -125,6 +128,7 @@ export class MessageGate {
         reason: refusedCommand ? "a command only owners may use; kept as context" : "not mentioned",
       };
     }
+    await input.earlier?.();
     const limit = resolveHistoryLimit(settings, this.options.config.messages.groupChat.historyLimit);
     const context = await this.#context.triggered(sessionKey, input.inboxId, limit);
     const batch = formatBatch(context.pending, pendingOf(event));

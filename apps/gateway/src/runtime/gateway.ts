@@ -139,8 +139,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     logger,
   });
   const runsHere = (channel: string, account: string): boolean => {
-    const entry = registry.all().find((e) => e.plugin.id === channel && e.accountId === account);
-    if (!entry) return false;
+    if (!registry.find(channel, account)) return false;
     return !leased.has(`${channel}:${account}`) || leases.held(`${channel}:${account}`) !== undefined;
   };
   const dispatcher = new Dispatcher({
@@ -148,7 +147,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     queue,
     committer,
     runsHere,
-    handle: (row, signal) => router.process(row, signal),
+    handle: (row, signal, step) => router.process(row, signal, step),
     handleLoose: (row) => router.processLoose(row),
     logger,
   });

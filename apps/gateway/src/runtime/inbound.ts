@@ -13,7 +13,7 @@ import { sessionKeyFor } from "../sessions/keys.js";
 import type { InboxRow, MessageIndex, Sql } from "../state/index.js";
 import type { ReplyDraft, TurnCommitter } from "../turn/commit.js";
 import type { TurnRunner } from "../turn/run.js";
-import type { Dispatcher } from "./dispatcher.js";
+import type { Dispatcher, StepContext } from "./dispatcher.js";
 import { type MessageGate, sessionInit } from "./gate.js";
 import { InFlight } from "./in-flight.js";
 import type { InboxWriter } from "./inbox.js";
@@ -81,13 +81,16 @@ export class InboundRouter {
     );
   }
 
-  /** Handles a committed message row (the `Dispatcher` calls it, in order per session). */
-  async process(row: InboxRow, signal: AbortSignal): Promise<void> {
+  /**
+   * Handles a committed message row (the `Dispatcher` calls it, in order per session); resolves
+   * true when its commit was only started, added to `step.commits` (kept as context, no reply).
+   */
+  async process(row: InboxRow, signal: AbortSignal, step: StepContext): Promise<boolean> {
     const entry = this.options.registry.get(row.channel, row.account);
     const event = row.event as InboundMessageEvent;
     const agent = this.options.agentFor(entry);
     const sessionKey = row.sessionKey ?? this.#sessionKey(entry, event, agent);
-    await this.#message(entry, event, agent, sessionKey, signal, { id: row.id, receivedAt: row.receivedAt });
+    return this.#message(entry, event, agent, sessionKey, signal, { id: row.id, receivedAt: row.receivedAt }, step);
   }
 
   /** Handles a committed reaction row left by a crash (the `Dispatcher` claimed it). */
@@ -119,25 +122,35 @@ export class InboundRouter {
     sessionKey: string,
     signal: AbortSignal,
     row: { id: number; receivedAt: number },
-  ): Promise<void> {
+    step: StepContext,
+  ): Promise<boolean> {
     const { gate, turns, logger } = this.options;
     const inboxId = row.id;
     const event = await this.#withReplyFromIndex(entry, received);
     const { store, transcripts } = await this.options.sessionsOf(agent.id);
     // Another gateway may have run this session's last turn: start from what is committed.
-    await store.refresh(sessionKey);
+    if (!step.fresh) await store.refresh(sessionKey);
     const fence = this.options.fenceOf(entry.plugin.id, entry.accountId);
-    const finish = async (reply?: string, more: { buffered?: boolean; also?: (sql: Sql) => Promise<void> } = {}) => {
+    const earlier = () => step.commits.settled();
+    /**
+     * Commits what the message left. Leaving no reply and no session change, its commit is only
+     * started, added to the step's (true); otherwise it waits for the earlier ones, then commits,
+     * so a session entry is never overwritten by an older one committed later.
+     */
+    const finish = async (
+      reply?: string,
+      more: { buffered?: boolean; also?: (sql: Sql) => Promise<void> } = {},
+    ): Promise<boolean> => {
       const replies: ReplyDraft[] = reply === undefined ? [] : [this.#draft(entry, event, reply)];
-      const outbox = await this.options.committer.commit({
-        sessionKey,
-        inboxId,
-        ...more,
-        sessions: store.takeChanges(sessionKey),
-        replies,
-        ...(fence ? { fence } : {}),
-      });
-      await this.options.committer.deliver(outbox);
+      const sessions = store.takeChanges(sessionKey);
+      const completion = { sessionKey, inboxId, ...more, sessions, replies, ...(fence ? { fence } : {}) };
+      if (replies.length === 0 && sessions.length === 0) {
+        step.commits.add(this.options.committer.commit(completion));
+        return true;
+      }
+      await earlier();
+      await this.options.committer.deliver(await this.options.committer.commit(completion));
+      return false;
     };
     const decision = await gate.decide({
       entry,
@@ -149,6 +162,7 @@ export class InboundRouter {
       store,
       transcripts,
       summarise: (entries) => summariseTranscript(agent, entries, signal),
+      earlier,
     });
     const context = { channel: entry.plugin.id, from: event.conversation.id, sender: event.sender.id, sessionKey };
     switch (decision.kind) {
@@ -164,6 +178,7 @@ export class InboundRouter {
         logger.debug(context, "skipped a repeated batch (echo suppression)");
         return finish(undefined, decision.settle ? { also: decision.settle } : {});
       case "run":
+        await earlier();
         await turns.run({
           entry,
           agent,
@@ -180,6 +195,7 @@ export class InboundRouter {
           receivedAt: row.receivedAt,
           ...(fence ? { fence } : {}),
         });
+        return false;
     }
   }
 

@@ -11,13 +11,19 @@ interface Pending {
 /** The fencing check of one channel account's writes, when it runs under a lease. */
 export type FenceOf = (channel: string, account: string) => ((sql: Sql) => Promise<void>) | undefined;
 
+const accountKey = (insert: InboxInsert) => `${insert.channel}\u0000${insert.account}`;
+
 /**
  * Commits inbound events to the durable inbox before their channel acknowledges the platform.
- * Events of one account that arrive in the same tick share one durable transaction (group
- * commit: one fsync for a whole `getUpdates` batch or a burst of webhooks).
+ * Events that arrive in the same tick share one durable transaction, whatever their account
+ * (group commit: one fsync for a whole `getUpdates` batch, a burst of webhooks, or the polls and
+ * webhooks of many accounts at once). Every account's fence runs in that transaction; when it
+ * fails (a refused fence, say), each account's events are committed again on their own, so one
+ * account's lost lease fails only its own events.
  */
 export class InboxWriter {
-  readonly #batches = new Map<string, Pending[]>();
+  /** The events of this tick, in the order they arrived. */
+  #tick: Pending[] | undefined;
 
   constructor(
     private readonly state: StateStore,
@@ -46,34 +52,59 @@ export class InboxWriter {
       event,
       refs: event.type === "message" ? [event.ref] : [],
     };
-    const key = `${channel}\u0000${account}`;
-    return new Promise((resolve, reject) => {
-      let batch = this.#batches.get(key);
-      if (!batch) {
-        batch = [];
-        this.#batches.set(key, batch);
-        setImmediate(() => void this.#commit(key, channel, account));
-      }
-      batch.push({ insert, committed, resolve, reject });
-    });
+    if (!this.#tick) {
+      this.#tick = [];
+      setImmediate(() => void this.#commitTick());
+    }
+    const tick = this.#tick;
+    return new Promise((resolve, reject) => tick.push({ insert, committed, resolve, reject }));
   }
 
-  async #commit(key: string, channel: string, account: string): Promise<void> {
-    const batch = this.#batches.get(key) ?? [];
-    this.#batches.delete(key);
+  async #commitTick(): Promise<void> {
+    const tick = this.#tick ?? [];
+    this.#tick = undefined;
+    const byAccount = new Map<string, Pending[]>();
+    for (const p of tick) {
+      const key = accountKey(p.insert);
+      const pending = byAccount.get(key);
+      if (pending) pending.push(p);
+      else byAccount.set(key, [p]);
+    }
+    if (byAccount.size === 1) return this.#commit(tick);
     try {
-      const ids = await this.state.inbox.accept(
-        batch.map((p) => p.insert),
+      await this.#commit(tick, { settleOnFailure: false });
+    } catch {
+      await Promise.all([...byAccount.values()].map((pending) => this.#commit(pending)));
+    }
+  }
+
+  /**
+   * Commits the events in one durable transaction, the fence of each of their accounts first,
+   * and settles their promises; on failure it rejects them, or (`settleOnFailure: false`) throws.
+   */
+  async #commit(pending: readonly Pending[], { settleOnFailure = true } = {}): Promise<void> {
+    const accounts = new Map(pending.map(({ insert }) => [accountKey(insert), insert]));
+    const fences = [...accounts.values()].flatMap((insert) => this.fenceOf(insert.channel, insert.account) ?? []);
+    let ids: (number | undefined)[];
+    try {
+      ids = await this.state.inbox.accept(
+        pending.map((p) => p.insert),
         Date.now(),
-        this.fenceOf(channel, account),
+        fences.length === 0
+          ? undefined
+          : async (sql) => {
+              for (const fence of fences) await fence(sql);
+            },
         (committed) => {
-          for (const [i, pending] of batch.entries()) pending.committed?.(committed[i]);
+          for (const [i, p] of pending.entries()) p.committed?.(committed[i]);
         },
       );
-      if (ids.some((id) => id !== undefined)) this.onCommitted();
-      for (const [i, pending] of batch.entries()) pending.resolve(ids[i]);
     } catch (error) {
-      for (const pending of batch) pending.reject(error);
+      if (!settleOnFailure) throw error;
+      for (const p of pending) p.reject(error);
+      return;
     }
+    if (ids.some((id) => id !== undefined)) this.onCommitted();
+    for (const [i, p] of pending.entries()) p.resolve(ids[i]);
   }
 }

@@ -120,6 +120,27 @@ export class InboxTable {
     return rows.map(toRow).filter((row) => !wanted || wanted.has(`${row.channel}\u0000${row.account}`));
   }
 
+  /**
+   * The sessions with rows received and not done, with the accounts of those rows, the session
+   * with the oldest such row first (what a sweep wakes, without reading every row).
+   */
+  async receivedSessions(): Promise<{ sessionKey: string; channel: string; account: string }[]> {
+    return this.db.all<{ sessionKey: string; channel: string; account: string }>(
+      `SELECT session_key AS "sessionKey", channel, account FROM inbox
+       WHERE status = 'received' AND session_key IS NOT NULL
+       GROUP BY session_key, channel, account ORDER BY min(id)`,
+    );
+  }
+
+  /** Rows received and not done that feed no session (reactions), committed before `before`, oldest first. */
+  async receivedLoose(before: number): Promise<InboxRow[]> {
+    const rows = await this.db.all<RawRow>(
+      `SELECT ${COLUMNS} FROM inbox WHERE status = 'received' AND session_key IS NULL AND received_at < $1 ORDER BY id`,
+      [before],
+    );
+    return rows.map(toRow);
+  }
+
   /** Rows after `id`, oldest first, at most `limit` (the event stream reads the inbox this way). */
   async after(id: number, limit: number): Promise<InboxRow[]> {
     const rows = await this.db.all<RawRow>(`SELECT ${COLUMNS} FROM inbox WHERE id > $1 ORDER BY id LIMIT $2`, [
@@ -139,11 +160,16 @@ export class InboxTable {
 
   /** The oldest row of a session still to handle. */
   async next(sessionKey: string): Promise<InboxRow | undefined> {
-    const raw = await this.db.one<RawRow>(
-      `SELECT ${COLUMNS} FROM inbox WHERE session_key = $1 AND status = 'received' ORDER BY id LIMIT 1`,
-      [sessionKey],
+    return (await this.nextRows(sessionKey, 1))[0];
+  }
+
+  /** The oldest rows of a session still to handle (after row `after`), at most `limit`, oldest first. */
+  async nextRows(sessionKey: string, limit: number, after = 0): Promise<InboxRow[]> {
+    const rows = await this.db.all<RawRow>(
+      `SELECT ${COLUMNS} FROM inbox WHERE session_key = $1 AND status = 'received' AND id > $3 ORDER BY id LIMIT $2`,
+      [sessionKey, limit, after],
     );
-    return raw && toRow(raw);
+    return rows.map(toRow);
   }
 
   /**

@@ -200,6 +200,32 @@ describe.each(BACKENDS)("the state layer on $name", ({ config }) => {
     expect((await state.inbox.accept([insert("e1", "s")], 11))[0]).toBeTypeOf("number");
   });
 
+  it("names the sessions with rows to handle, and the loose rows (reactions) left since a time", async () => {
+    const insert = (eventId: string, sessionKey: string | null, account = "default") => ({
+      channel: "telegram",
+      account,
+      eventId,
+      sessionKey,
+      event: { type: sessionKey ? "message" : "reaction", eventId },
+      refs: [],
+    });
+    const ids = await state.inbox.accept(
+      [insert("m1", "s2"), insert("m2", "s1"), insert("m3", "s2"), insert("m4", "s1", "other"), insert("r1", null)],
+      100,
+    );
+    await state.inbox.accept([insert("r2", null)], 200);
+    await state.db.tx((sql) => state.inbox.done(sql, ids[1] as number, 300));
+    expect(await state.inbox.receivedSessions()).toEqual([
+      { sessionKey: "s2", channel: "telegram", account: "default" },
+      { sessionKey: "s1", channel: "telegram", account: "other" },
+    ]);
+    expect((await state.inbox.receivedLoose(150)).map((row) => row.eventId)).toEqual(["r1"]);
+    expect((await state.inbox.receivedLoose(201)).map((row) => row.eventId)).toEqual(["r1", "r2"]);
+    expect((await state.inbox.nextRows("s2", 10)).map((row) => row.eventId)).toEqual(["m1", "m3"]);
+    expect((await state.inbox.nextRows("s2", 1)).map((row) => row.eventId)).toEqual(["m1"]);
+    expect((await state.inbox.nextRows("s2", 10, ids[0])).map((row) => row.eventId)).toEqual(["m3"]);
+  });
+
   it("reads the inbox after an id, in order (the event stream), and knows its bounds", async () => {
     expect(await state.inbox.bounds()).toEqual({ oldest: 0, newest: 0 });
     const insert = (eventId: string) => ({

@@ -1,0 +1,76 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { InboundMessageEvent } from "@chorus/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StateStore } from "../state/index.js";
+import { InboxWriter } from "./inbox.js";
+
+const message = (account: string, n: number): InboundMessageEvent =>
+  ({
+    type: "message",
+    eventId: `${account}-${n}`,
+    ref: { channel: "telegram", accountId: account, conversationId: "g", messageId: String(n) },
+    conversation: { kind: "group", id: "g" },
+    sender: { id: "ann" },
+    text: `message ${n}`,
+  }) as InboundMessageEvent;
+
+describe("InboxWriter: events of one tick, across accounts", () => {
+  let home: string;
+  let state: StateStore;
+  let durable: number;
+
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), "chorus-inbox-"));
+    state = await StateStore.open({ backend: "sqlite" }, { home });
+    durable = 0;
+    const tx = state.db.tx.bind(state.db);
+    state.db.tx = (work, options) => {
+      if (options?.durable) durable++;
+      return tx(work, options);
+    };
+  });
+
+  afterEach(async () => {
+    await state.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  const accept = (writer: InboxWriter, account: string, n: number) =>
+    writer.accept("telegram", account, message(account, n), `session-${account}`);
+
+  it("share one durable commit; a redelivery among them resolves undefined", async () => {
+    let commits = 0;
+    const writer = new InboxWriter(state, undefined, () => commits++);
+    const ids = await Promise.all([accept(writer, "a", 1), accept(writer, "b", 1), accept(writer, "a", 2)]);
+    expect(ids.every((id) => typeof id === "number")).toBe(true);
+    expect(durable).toBe(1);
+    expect(commits).toBe(1);
+    expect(await Promise.all([accept(writer, "a", 2), accept(writer, "b", 2)])).toEqual([
+      undefined,
+      expect.any(Number),
+    ]);
+    expect(durable).toBe(2);
+    expect((await state.inbox.received()).map((row) => row.eventId)).toEqual(["a-1", "b-1", "a-2", "b-2"]);
+  });
+
+  it("an account whose fence refuses fails only its own events; the others are committed", async () => {
+    const writer = new InboxWriter(state, (_channel, account) =>
+      account === "lost"
+        ? async () => {
+            throw new Error("lease lost");
+          }
+        : async () => undefined,
+    );
+    const [kept, lost, alsoKept] = await Promise.allSettled([
+      accept(writer, "kept", 1),
+      accept(writer, "lost", 1),
+      accept(writer, "other", 1),
+    ]);
+    expect(kept).toMatchObject({ status: "fulfilled", value: expect.any(Number) });
+    expect(alsoKept).toMatchObject({ status: "fulfilled", value: expect.any(Number) });
+    expect(lost).toMatchObject({ status: "rejected", reason: expect.objectContaining({ message: "lease lost" }) });
+    expect((await state.inbox.received()).map((row) => row.eventId)).toEqual(["kept-1", "other-1"]);
+  });
+});
