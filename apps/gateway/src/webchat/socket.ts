@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { type Logger, silentLogger } from "@chorus/core";
-import type { WebSocketServer } from "ws";
+import { WebSocketServer } from "ws";
 import type { WebchatHub } from "./hub.js";
 import { SocketSession } from "./socket-session.js";
 
@@ -36,12 +36,7 @@ const CLOSE_GRACE_MS = 1000;
 export function attachWebchatSocket(server: Server, hub: WebchatHub, options: WebchatSocketOptions): WebchatSocket {
   const path = options.path ?? WEBCHAT_SOCKET_PATH;
   const logger = options.logger ?? silentLogger;
-  // `ws` is loaded by the first browser that connects, not by every start.
-  let wss: Promise<WebSocketServer> | undefined;
-  const socketServer = () =>
-    (wss ??= import("ws").then(
-      ({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 64 * 1024 }),
-    ));
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 64 * 1024 });
   const sessions = new Set<SocketSession>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -51,17 +46,6 @@ export function attachWebchatSocket(server: Server, hub: WebchatHub, options: We
       refuse(socket, 401, "Unauthorized", "missing or wrong token: open the webchat with ?token=<gateway token>");
       return;
     }
-    // Until `ws` takes the socket over, a connection reset must not become an uncaught error.
-    const onEarlyError = () => socket.destroy();
-    socket.on("error", onEarlyError);
-    void socketServer().then((wss) => {
-      socket.off("error", onEarlyError);
-      if (socket.destroyed) return;
-      upgrade(wss, request, socket, head);
-    });
-  };
-
-  const upgrade = (wss: WebSocketServer, request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     wss.handleUpgrade(request, socket, head, (ws) => {
       const session = new SocketSession(ws, hub, logger);
       sessions.add(session);
@@ -109,8 +93,7 @@ export function attachWebchatSocket(server: Server, hub: WebchatHub, options: We
       server.off("upgrade", onUpgrade);
       unsubscribe();
       await Promise.all([...sessions].map((session) => closeSocket(session)));
-      const started = await wss;
-      if (started) await new Promise<void>((resolve) => started.close(() => resolve()));
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
 }
