@@ -1,4 +1,4 @@
-import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import { constants, monitorEventLoopDelay, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks";
 
 /** What a stretch of work cost the process, beside its wall-clock time (steadier on a shared machine). */
 export interface ProcessCost {
