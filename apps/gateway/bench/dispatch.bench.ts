@@ -1,4 +1,5 @@
 import { afterAll, bench, describe } from "vitest";
+import { measureCost } from "./support/cost.js";
 import { createDispatchHarness, type DispatchSample } from "./support/dispatch-harness.js";
 import { recordFigures } from "./support/results.js";
 import { percentile } from "./support/stats.js";
@@ -14,8 +15,11 @@ const DIRECT_EVERY = 5;
 // behind another's turn: the figure is the per-message overhead, not queueing.
 const harness = await createDispatchHarness({ directEvery: DIRECT_EVERY });
 for (let i = 0; i < CONVERSATIONS; i++) await harness.message(i); // warm-up: creates every session
-const samples: DispatchSample[] = [];
-for (let i = 0; i < MESSAGES; i++) samples.push(await harness.message(i % CONVERSATIONS));
+const { value: samples, cost } = await measureCost(async () => {
+  const list: DispatchSample[] = [];
+  for (let i = 0; i < MESSAGES; i++) list.push(await harness.message(i % CONVERSATIONS));
+  return list;
+});
 const expected = CONVERSATIONS + MESSAGES;
 // Every turn: the demo's reply and 👍; every group turn also places the 👀 ack and takes it back.
 const groupTurns = expected - expected / DIRECT_EVERY;
@@ -47,6 +51,12 @@ console.log(
   "whole turn with the demo model (inbox commit, react, the turn's commit, reply from the outbox, marked sent): " +
     `p50 ${percentile(turnMs, 0.5).toFixed(2)} ms, p99 ${percentile(turnMs, 0.99).toFixed(2)} ms`,
 );
+// CPU time and GC pauses say the same as the wall clock where the machine is shared, with less noise.
+const cpuUsPerTurn = cost.cpuUs / MESSAGES;
+console.log(
+  `  process cost per turn: ${cpuUsPerTurn.toFixed(0)} µs CPU; ${cost.gcCount} GCs over ${MESSAGES} turns, ` +
+    `${cost.gcMs.toFixed(0)} ms in all (${cost.majorGcCount} full ones: ${cost.majorGcMs.toFixed(0)} ms); longest event-loop block ${cost.maxBlockMs.toFixed(1)} ms`,
+);
 
 // Profile: the same path with the inbox commit's WAL sync left out, to show what it still costs the turn
 // (it runs in the thread pool while the turn goes on, and the next commits share it).
@@ -74,6 +84,8 @@ recordFigures("dispatch", {
     what: `inbound → model call, ${CONVERSATIONS} sessions, state included, model excluded`,
   },
   turnP99Ms: { value: percentile(turnMs, 0.99), unit: "ms", what: "whole turn with the demo model" },
+  turnCpuUs: { value: cpuUsPerTurn, unit: "µs", what: "process CPU time per turn (user + system)" },
+  gcPauseMsPerThousandTurns: { value: (cost.gcMs / MESSAGES) * 1000, unit: "ms", what: "GC pauses per 1,000 turns" },
   unsyncedDispatchP99Ms: {
     value: dispatchUs(unsynced, 0.99) / 1000,
     unit: "ms",

@@ -9,9 +9,12 @@ import {
   type ToolSet,
 } from "ai";
 import { toAgentError } from "./errors.js";
+import { settleMessageSchema } from "./message-schema.js";
 import { toAiTool, toolFailure } from "./message-tool.js";
 import { createLanguageModel } from "./model.js";
 import type { TurnInput, TurnResult, TurnToolCall } from "./types.js";
+
+settleMessageSchema();
 
 /** Runs one agent turn: the model answers `user`, calling the `message` tool up to `maxSteps` steps. */
 export async function runTurn(input: TurnInput): Promise<TurnResult> {

@@ -21,6 +21,8 @@ const DUTY = 10;
  * spends about a tenth of its time on it at most, and a turn never waits for it.
  */
 export class SessionsMirror {
+  /** Each entry's `"key":{…}` text: entries are frozen and replaced on change, so one serialisation per version. */
+  readonly #serialised = new WeakMap<SessionEntry, string>();
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
   #dirty = false;
@@ -57,9 +59,10 @@ export class SessionsMirror {
   }
 
   /**
-   * Writes the file atomically (a temp file, fsync, rename, the directory fsynced), serialising
-   * `CHUNK` entries at a time with a yield between, so 100,000 sessions cost many short slices of
-   * the event loop rather than one long one. A temp file a crash left behind is removed first.
+   * Writes the file atomically (a temp file, fsync, rename, the directory fsynced), `CHUNK` entries
+   * at a time with a yield between, so 100,000 sessions cost many short slices of the event loop
+   * rather than one long one; only entries changed since the last write are serialised again.
+   * A temp file a crash left behind is removed first.
    */
   async #writeChunked(): Promise<void> {
     const dir = dirname(this.file);
@@ -75,7 +78,7 @@ export class SessionsMirror {
       let parts: string[] = [];
       let first = true;
       for (const entry of [...this.entries()]) {
-        parts.push(`${first ? "" : ","}${JSON.stringify(entry.key)}:${JSON.stringify(entry)}`);
+        parts.push(first ? this.#serialise(entry) : `,${this.#serialise(entry)}`);
         first = false;
         if (parts.length === CHUNK) {
           await handle.write(parts.join(""));
@@ -93,6 +96,15 @@ export class SessionsMirror {
     await handle.close();
     await rename(temp, this.file);
     await syncDirectory(dir);
+  }
+
+  #serialise(entry: SessionEntry): string {
+    let text = this.#serialised.get(entry);
+    if (text === undefined) {
+      text = `${JSON.stringify(entry.key)}:${JSON.stringify(entry)}`;
+      if (Object.isFrozen(entry)) this.#serialised.set(entry, text);
+    }
+    return text;
   }
 
   #write(): Promise<void> {

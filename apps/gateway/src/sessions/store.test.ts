@@ -145,6 +145,18 @@ describe("SessionStore", () => {
     expect(reopened.entries()).toEqual(store.entries());
   });
 
+  it("each write of the mirror shows every session as it is now", async () => {
+    const store = await open();
+    store.ensure(KEY, group);
+    store.ensure("agent:main:main", { ...group, chatType: "direct", conversationId: "+49", title: undefined });
+    await store.flush();
+    store.update(KEY, { turns: 7 });
+    await store.flush();
+    const file = await readFileJson();
+    expect(file.sessions[KEY]?.turns).toBe(7);
+    expect(Object.values(file.sessions)).toEqual(store.entries());
+  });
+
   it("writes in the background soon after a change, without a flush", async () => {
     const store = await open();
     store.ensure(KEY, group);
@@ -224,6 +236,21 @@ describe("SessionStore", () => {
     expect(store.get(KEY)?.turns).toBe(0);
     await store.refresh(KEY);
     expect(store.get(KEY)?.turns).toBe(9);
+  });
+
+  it("refresh keeps the entry it has when the row is what it committed, and reads a change of settings alone", async () => {
+    const store = await open();
+    const created = store.ensure(KEY, group);
+    await store.flush();
+    await store.refresh(KEY);
+    expect(store.get(KEY)).toBe(created);
+    // Another gateway changes a setting within the same millisecond: only the nested settings differ.
+    const sameClock = { now: () => new Date(created.updatedAt) };
+    const other = await SessionStore.open(await test.reopen(), "main", dir, sameClock);
+    other.changeSettings(KEY, { verbose: true });
+    await other.flush();
+    await store.refresh(KEY);
+    expect(store.get(KEY)).toEqual({ ...created, settings: { verbose: true } });
   });
 
   it("refreshAll reads every session again: ones another gateway created or changed, not one changed here and unwritten", async () => {

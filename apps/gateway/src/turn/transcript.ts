@@ -79,8 +79,10 @@ export function recordTurn(turn: FinishedTurn): TurnRecord {
     ),
     { at, role: "assistant", content: turn.reply, turnId },
   ];
-  const current = store.get(session.key) ?? session;
+  const current = store.get(session.key);
+  // A session gone meanwhile (deleted) makes `preview` throw, naming it.
+  if (!current) return { entries, session: store.preview(session.key, { updatedAt: at }) };
   const settings = turn.introduced ? withSettings(current.settings, INTRODUCED) : current.settings;
-  const next = { ...store.preview(session.key, { turns: current.turns + 1, updatedAt: at }), settings };
-  return { entries, session: next };
+  // An entry of the store is a checked one; one turn more and a new time keep it so (no second check per turn).
+  return { entries, session: { ...current, turns: current.turns + 1, updatedAt: at, settings } };
 }
