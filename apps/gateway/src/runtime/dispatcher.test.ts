@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { waitFor } from "@chorus/testkit";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageToolCalls } from "../channels/message-tool.js";
 import { TurnQueue } from "../sessions/queue.js";
-import { type InboxRow, StateStore } from "../state/index.js";
+import type { InboxRow, StateStore } from "../state/index.js";
+import { countTransactions, openTestState, type TestState, type TransactionCount } from "../testing/state.js";
 import { TurnCommitter } from "../turn/commit.js";
 import { Dispatcher, type StepContext } from "./dispatcher.js";
 
@@ -16,24 +14,18 @@ const noTools: MessageToolCalls = {
 };
 
 describe("Dispatcher: a run of a session's messages kept as context", () => {
-  let home: string;
+  let opened: TestState;
   let state: StateStore;
-  let transactions: number;
+  let counted: TransactionCount;
 
   beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), "chorus-dispatcher-"));
-    state = await StateStore.open({ backend: "sqlite" }, { home });
-    transactions = 0;
-    const tx = state.db.tx.bind(state.db);
-    state.db.tx = (work, options) => {
-      transactions++;
-      return tx(work, options);
-    };
+    opened = await openTestState();
+    state = opened.state;
+    counted = countTransactions(state);
   });
 
   afterEach(async () => {
-    await state.close();
-    await rm(home, { recursive: true, force: true });
+    await opened.close();
   });
 
   async function received(count: number): Promise<void> {
@@ -48,7 +40,7 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
       })),
       Date.now(),
     );
-    transactions = 0;
+    counted.all = 0;
   }
 
   /** Handles rows like the router: a mention runs a "turn" (committed and waited for), anything else is kept as context. */
@@ -95,7 +87,7 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
     expect(handled.map((h) => h.fresh)).toEqual([false, true, true, true, false, true]);
     expect(handled[3]?.bufferedBefore).toBe(3);
     // One commit for rows 0–2, one for the triggered row 3, one for rows 4–5.
-    expect(transactions).toBe(3);
+    expect(counted.all).toBe(3);
     const statuses = await state.db.all<{ status: string }>("SELECT status FROM inbox ORDER BY id");
     expect(statuses.map((r) => r.status)).toEqual(["buffered", "buffered", "buffered", "done", "buffered", "buffered"]);
   });

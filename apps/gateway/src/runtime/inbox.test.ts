@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { InboundMessageEvent } from "@chorus/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StateStore } from "../state/index.js";
+import type { StateStore } from "../state/index.js";
+import { countTransactions, openTestState, type TestState, type TransactionCount } from "../testing/state.js";
 import { InboxWriter } from "./inbox.js";
 
 const message = (account: string, n: number): InboundMessageEvent =>
@@ -17,24 +15,18 @@ const message = (account: string, n: number): InboundMessageEvent =>
   }) as InboundMessageEvent;
 
 describe("InboxWriter: events of one tick, across accounts", () => {
-  let home: string;
+  let opened: TestState;
   let state: StateStore;
-  let durable: number;
+  let counted: TransactionCount;
 
   beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), "chorus-inbox-"));
-    state = await StateStore.open({ backend: "sqlite" }, { home });
-    durable = 0;
-    const tx = state.db.tx.bind(state.db);
-    state.db.tx = (work, options) => {
-      if (options?.durable) durable++;
-      return tx(work, options);
-    };
+    opened = await openTestState();
+    state = opened.state;
+    counted = countTransactions(state);
   });
 
   afterEach(async () => {
-    await state.close();
-    await rm(home, { recursive: true, force: true });
+    await opened.close();
   });
 
   const accept = (writer: InboxWriter, account: string, n: number) =>
@@ -45,13 +37,13 @@ describe("InboxWriter: events of one tick, across accounts", () => {
     const writer = new InboxWriter(state, undefined, () => commits++);
     const ids = await Promise.all([accept(writer, "a", 1), accept(writer, "b", 1), accept(writer, "a", 2)]);
     expect(ids.every((id) => typeof id === "number")).toBe(true);
-    expect(durable).toBe(1);
+    expect(counted.durable).toBe(1);
     expect(commits).toBe(1);
     expect(await Promise.all([accept(writer, "a", 2), accept(writer, "b", 2)])).toEqual([
       undefined,
       expect.any(Number),
     ]);
-    expect(durable).toBe(2);
+    expect(counted.durable).toBe(2);
     expect((await state.inbox.received()).map((row) => row.eventId)).toEqual(["a-1", "b-1", "a-2", "b-2"]);
   });
 

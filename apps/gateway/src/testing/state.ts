@@ -31,3 +31,21 @@ export async function openTestState(config: StateConfig = { backend: "sqlite" },
     },
   };
 }
+
+/** Transactions run on a state layer from now on: all of them, and the durable ones. */
+export interface TransactionCount {
+  all: number;
+  durable: number;
+}
+
+/** Counts the transactions `state` runs (a test of how many commits a path makes). */
+export function countTransactions(state: StateStore): TransactionCount {
+  const count: TransactionCount = { all: 0, durable: 0 };
+  const tx = state.db.tx.bind(state.db);
+  state.db.tx = (work, options) => {
+    count.all++;
+    if (options?.durable) count.durable++;
+    return tx(work, options);
+  };
+  return count;
+}

@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageToolCalls } from "../channels/message-tool.js";
-import { StateStore } from "../state/index.js";
+import type { StateStore } from "../state/index.js";
+import { countTransactions, openTestState, type TestState, type TransactionCount } from "../testing/state.js";
 import { TurnCommitter } from "./commit.js";
 
 const noTools: MessageToolCalls = {
@@ -11,24 +9,18 @@ const noTools: MessageToolCalls = {
 };
 
 describe("TurnCommitter: completions without a transcript or replies", () => {
-  let home: string;
+  let opened: TestState;
   let state: StateStore;
-  let transactions: number;
+  let counted: TransactionCount;
 
   beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), "chorus-commit-"));
-    state = await StateStore.open({ backend: "sqlite" }, { home });
-    transactions = 0;
-    const tx = state.db.tx.bind(state.db);
-    state.db.tx = (work, options) => {
-      transactions++;
-      return tx(work, options);
-    };
+    opened = await openTestState();
+    state = opened.state;
+    counted = countTransactions(state);
   });
 
   afterEach(async () => {
-    await state.close();
-    await rm(home, { recursive: true, force: true });
+    await opened.close();
   });
 
   /** Received inbox rows, one a session. */
@@ -44,7 +36,7 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
       })),
       Date.now(),
     );
-    transactions = 0;
+    counted.all = 0;
     return ids as number[];
   }
 
@@ -59,7 +51,7 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
       ),
     );
     expect(rows).toEqual([[], [], [], [], []]);
-    expect(transactions).toBe(1);
+    expect(counted.all).toBe(1);
     expect(await open()).toEqual([]);
   });
 
@@ -82,7 +74,7 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
         }),
       ),
     );
-    expect(transactions).toBe(1);
+    expect(counted.all).toBe(1);
     expect(marked).toEqual(["mark-0", "mark-1", "mark-2"]);
     const statuses = await state.db.all<{ id: number; status: string }>("SELECT id, status FROM inbox ORDER BY id");
     expect(statuses.map((r) => r.status)).toEqual(["buffered", "done", "buffered"]);
@@ -112,7 +104,7 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((outcomes[1] as PromiseRejectedResult).reason).toBe(refused);
     // The shared transaction rolled back; each was then committed on its own.
-    expect(transactions).toBe(1 + 3);
+    expect(counted.all).toBe(1 + 3);
     expect(await open()).toEqual([ids[1]]);
   });
 
@@ -120,7 +112,7 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
     const [id] = await received(1);
     const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
     await committer.commit({ sessionKey: "agent:main:telegram:group:0", inboxId: id, sessions: [], replies: [] });
-    expect(transactions).toBe(1);
+    expect(counted.all).toBe(1);
     expect(await open()).toEqual([]);
   });
 });
