@@ -3,6 +3,7 @@ import { basename, dirname, join, sep } from "node:path";
 import { ChorusError } from "@chorus/core";
 import type { ModelProvider } from "../config/schema.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
+import { nodeModulesChain } from "../plugins/scan.js";
 
 /**
  * The package each `provider:` value loads. They are optional peer dependencies of the gateway
@@ -97,16 +98,16 @@ function peerRange(gatewayDir: string, packageName: string): string {
 }
 
 /**
- * The version of `<dir>/node_modules/<package>` in the first of the gateway's directory and its
- * ancestors that has it: the lookup an `import()` in the gateway does (ESM resolution ignores
- * NODE_PATH and the global folders that `require.resolve` would also search).
+ * The version of `<package>` in the first `node_modules` of the gateway's chain that has it: the
+ * lookup an `import()` in the gateway does (ESM resolution ignores NODE_PATH and the global
+ * folders that `require.resolve` would also search).
  */
 function installedVersion(gatewayDir: string, packageName: string): string | undefined {
-  for (let dir = gatewayDir; ; dir = dirname(dir)) {
-    const packageDir = join(dir, "node_modules", packageName);
+  for (const nodeModules of nodeModulesChain(gatewayDir)) {
+    const packageDir = join(nodeModules, packageName);
     if (statSync(packageDir, { throwIfNoEntry: false })?.isDirectory()) return versionIn(packageDir);
-    if (dirname(dir) === dir) return undefined;
   }
+  return undefined;
 }
 
 function versionIn(packageDir: string): string {

@@ -60,7 +60,7 @@ export interface DiscoverOptions {
 export async function discoverChannels(options: DiscoverOptions): Promise<Discovery> {
   const collector = new Collector();
   const homeModules = pluginsNodeModules(options.pluginsDir);
-  const gatewayChain = await nodeModulesChain(options.gatewayDir);
+  const gatewayChain = nodeModulesChain(options.gatewayDir);
 
   for (const entry of options.load) {
     await collectLoadEntry(collector, entry, options, [homeModules, ...gatewayChain]);

@@ -1,5 +1,5 @@
-import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { type Dirent, realpathSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
 /** First-party channels live in this scope as `@chorus/channel-<id>`. */
@@ -13,9 +13,14 @@ const THIRD_PARTY_PREFIX = "chorus-channel-";
  * and that of every ancestor not itself named `node_modules`. Walks from both `dir` and its real
  * path (symlinked installs resolve from where the files really are).
  */
-export async function nodeModulesChain(dir: string): Promise<string[]> {
+export function nodeModulesChain(dir: string): string[] {
   const starts = [resolve(dir)];
-  const real = await realpath(dir).catch(() => undefined);
+  let real: string | undefined;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // a directory that does not exist: only its own path is walked
+  }
   if (real && real !== starts[0]) starts.unshift(real);
   const chain: string[] = [];
   for (const start of starts) {

@@ -130,7 +130,6 @@ export class Dispatcher {
     return locked.ran ? locked.value : "idle";
   }
 
-  /** Handles rows in order while each only started its commit; stops after one that did more (a turn, a reply). */
   /**
    * Handles the session's oldest rows in order while each only started its commit, up to
    * `ROWS_PER_STEP`; stops after one that did more (a turn, a reply). The first read takes one

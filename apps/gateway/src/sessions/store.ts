@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { defaultStateWarning, type StateWarningHandler } from "@chorus/channel-kit/state";
 import { ChorusError } from "@chorus/core";
 import type { SessionRow, Sql, StateStore } from "../state/index.js";
 import { assertSessionEntry, checkEntry, type SessionEntry } from "./entry.js";
-import { jsonEqual } from "./json-equal.js";
 import { SessionsMirror } from "./mirror.js";
 import { type SessionSettings, withSettings } from "./settings.js";
 
@@ -205,7 +205,7 @@ export class SessionStore {
     if (this.dirty.has(key)) return;
     const raw = await this.state.sessions.get(key);
     // Mostly what this gateway committed last: kept as it is, without checking it again.
-    if (raw && jsonEqual(this.sessions.get(key), raw)) return;
+    if (raw && isDeepStrictEqual(this.sessions.get(key), raw)) return;
     const checked = raw && checkEntry(raw);
     if (checked && "entry" in checked) this.sessions.set(key, freeze(checked.entry));
   }
