@@ -158,11 +158,6 @@ export class InboxTable {
     return { oldest: Number(row?.oldest ?? 0), newest: Number(row?.newest ?? 0) };
   }
 
-  /** The oldest row of a session still to handle. */
-  async next(sessionKey: string): Promise<InboxRow | undefined> {
-    return (await this.nextRows(sessionKey, 1))[0];
-  }
-
   /** The oldest rows of a session still to handle (after row `after`), at most `limit`, oldest first. */
   async nextRows(sessionKey: string, limit: number, after = 0): Promise<InboxRow[]> {
     const rows = await this.db.all<RawRow>(

@@ -187,9 +187,9 @@ describe.each(BACKENDS)("the state layer on $name", ({ config }) => {
       undefined,
       expect.any(Number),
     ]);
-    expect((await state.inbox.next("s"))?.eventId).toBe("e1");
+    expect((await state.inbox.nextRows("s", 1))[0]?.eventId).toBe("e1");
     await state.db.tx((sql) => state.inbox.done(sql, first[0] as number, 3));
-    expect((await state.inbox.next("s"))?.eventId).toBe("e2");
+    expect((await state.inbox.nextRows("s", 1))[0]?.eventId).toBe("e2");
     expect((await state.inbox.received()).map((r) => r.eventId)).toEqual(["e2", "e2"]);
     expect(await state.inbox.received([{ channel: "telegram", account: "other" }])).toHaveLength(1);
     expect(
