@@ -273,7 +273,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         await socket.close();
         await server.close();
         await index.flush();
-        await sessions.flush();
+        await sessions.close();
         await hub.close();
         await state.close();
       })().catch((error: unknown) => {

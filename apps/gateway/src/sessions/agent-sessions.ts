@@ -38,4 +38,9 @@ export class OpenedSessions {
   async flush(): Promise<void> {
     for (const pending of this.#opened.values()) await (await pending).store.flush();
   }
+
+  /** Commits every opened store, writes its mirror and stops the mirror's worker. */
+  async close(): Promise<void> {
+    for (const pending of this.#opened.values()) await (await pending).store.close();
+  }
 }

@@ -1,101 +1,141 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { syncDirectory } from "@chorus/channel-kit/state";
+import { Worker } from "node:worker_threads";
 import { SESSIONS_FILE_VERSION, type SessionEntry } from "./entry.js";
+import { type MirrorCommand, type MirrorReport, type MirrorWorkerData, runMirrorWorker } from "./mirror-worker.js";
 
-/** Entries serialised between two yields to the event loop: a large store never blocks a turn for long. */
-const CHUNK = 1_000;
+/** Entries of the first full copy sent to the worker between two yields to the event loop. */
+const SNAPSHOT_SLICE = 500;
 
-/** Shortest and longest pause between two writes of the mirror. */
-const MIN_INTERVAL_MS = 100;
-const MAX_INTERVAL_MS = 5_000;
-/** The pause is this many times the last write's duration (a large store is written less often). */
-const DUTY = 10;
+const WORKER_SOURCE = `(${runMirrorWorker.toString()})(require);`;
 
 /**
  * `sessions.json` as a readable mirror of one agent's session entries (same keys as ever): the
- * database is the source of truth; this file is rewritten atomically (in slices, see
- * `#writeChunked`), at most every
- * 10 × the last write's duration (between 100 ms and 5 s), so a busy gateway with many sessions
- * spends about a tenth of its time on it at most, and a turn never waits for it.
+ * database is the source of truth. The file is written by a worker thread (`mirror-worker.ts`),
+ * atomically, at most every 10 × the last write's duration (between 100 ms and 5 s): a store of
+ * 100,000 sessions is a ~40 MB file, and building and writing it on the main thread delayed turns.
+ * The main thread only serialises each changed entry (once per version: entries are frozen) and
+ * posts it, coalesced per tick. The worker starts on the first change (a home nobody talks to
+ * never starts it) with a full copy of the entries, sent in slices; it writes nothing before the
+ * copy is complete, so the file never shows a partial store.
  */
 export class SessionsMirror {
-  /** Each entry's `"key":{…}` text: entries are frozen and replaced on change, so one serialisation per version. */
   readonly #serialised = new WeakMap<SessionEntry, string>();
-  #timer: NodeJS.Timeout | undefined;
-  #writing: Promise<void> | undefined;
-  #dirty = false;
-  #lastMs = 0;
+  #worker: Worker | undefined;
+  /** The first full copy still to send, while it is being sent. */
+  #snapshot: Iterator<SessionEntry> | undefined;
+  /** Keys changed since the last post (their entry is read when posted: gone means deleted). */
+  #changedKeys = new Set<string>();
+  #posting = false;
+  #nextFlush = 0;
+  readonly #flushes = new Map<number, () => void>();
 
   constructor(
     readonly file: string,
-    private readonly entries: () => Iterable<SessionEntry>,
+    private readonly sessions: ReadonlyMap<string, SessionEntry>,
     private readonly warn: (message: string, error: unknown) => void,
   ) {}
 
-  /** Something changed: the mirror is rewritten soon. */
-  changed(): void {
-    this.#dirty = true;
-    if (this.#timer || this.#writing) return;
-    this.#timer = setTimeout(
-      () => {
-        this.#timer = undefined;
-        void this.#write();
-      },
-      Math.min(MAX_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, this.#lastMs * DUTY)),
-    );
-    this.#timer.unref();
+  /** The session under `key` was created, changed or deleted: the mirror shows it soon. */
+  changed(key: string): void {
+    this.#changedKeys.add(key);
+    if (!this.#worker) this.#start();
+    if (this.#posting) return;
+    this.#posting = true;
+    setImmediate(() => this.#post(false));
   }
 
-  /** Writes now what changed (and waits for a write under way). */
+  /** Writes now what changed (nothing when nothing ever changed). */
   async flush(): Promise<void> {
-    if (this.#timer) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
+    if (!this.#worker) return;
+    this.#post(true);
+    const worker = this.#worker;
+    const id = ++this.#nextFlush;
+    worker.ref(); // a flush at shutdown must not let the process end before the file is written
+    try {
+      await new Promise<void>((resolve) => {
+        this.#flushes.set(id, resolve);
+        worker.postMessage({ type: "flush", id } satisfies MirrorCommand);
+      });
+    } finally {
+      if (this.#flushes.size === 0) worker.unref();
     }
-    while (this.#writing) await this.#writing;
-    if (this.#dirty) await this.#write();
+  }
+
+  /** Writes what changed and stops the worker. */
+  async close(): Promise<void> {
+    await this.flush();
+    const worker = this.#worker;
+    this.#worker = undefined;
+    await worker?.terminate();
+  }
+
+  #start(): void {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        file: this.file,
+        version: SESSIONS_FILE_VERSION,
+        minIntervalMs: 100,
+        maxIntervalMs: 5_000,
+        duty: 10,
+      } satisfies MirrorWorkerData,
+    });
+    worker.on("message", (report: MirrorReport) => {
+      if (report.type === "failed") this.warn(`could not write the sessions mirror ${this.file}`, report.error);
+      else {
+        if (report.error !== undefined) this.warn(`could not write the sessions mirror ${this.file}`, report.error);
+        this.#flushes.get(report.id)?.();
+        this.#flushes.delete(report.id);
+      }
+    });
+    worker.on("error", (error) => this.warn(`the sessions mirror's worker for ${this.file} failed`, error));
+    worker.on("exit", () => {
+      if (this.#worker !== worker) return;
+      // Gone (an error, above): the next change starts a new one with a full copy.
+      this.#worker = undefined;
+      for (const resolve of this.#flushes.values()) resolve();
+      this.#flushes.clear();
+    });
+    worker.unref(); // after the listeners: adding a "message" listener refs the worker's port again
+    this.#worker = worker;
+    this.#snapshot = this.sessions.values();
   }
 
   /**
-   * Writes the file atomically (a temp file, fsync, rename, the directory fsynced), `CHUNK` entries
-   * at a time with a yield between, so 100,000 sessions cost many short slices of the event loop
-   * rather than one long one; only entries changed since the last write are serialised again.
-   * A temp file a crash left behind is removed first.
+   * Posts the next slice of the first full copy while there is one (all of it when `all`), then —
+   * once the copy is complete — the entries changed since the last post, as they are now (so in the
+   * store's order: the copy walks the live map, which also visits entries created meanwhile).
    */
-  async #writeChunked(): Promise<void> {
-    const dir = dirname(this.file);
-    const name = basename(this.file);
-    await mkdir(dir, { recursive: true });
-    for (const left of await readdir(dir).catch(() => [] as string[])) {
-      if (left.startsWith(`.${name}.`) && left.endsWith(".tmp")) await rm(join(dir, left), { force: true });
-    }
-    const temp = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-    const handle = await open(temp, "w", 0o600);
-    try {
-      await handle.write(`{"version":${SESSIONS_FILE_VERSION},"sessions":{`);
-      let parts: string[] = [];
-      let first = true;
-      for (const entry of [...this.entries()]) {
-        parts.push(first ? this.#serialise(entry) : `,${this.#serialise(entry)}`);
-        first = false;
-        if (parts.length === CHUNK) {
-          await handle.write(parts.join(""));
-          parts = [];
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+  #post(all: boolean): void {
+    this.#posting = false;
+    const worker = this.#worker;
+    if (!worker) return;
+    const snapshot = this.#snapshot;
+    if (snapshot) {
+      const put: [string, string][] = [];
+      let next = snapshot.next();
+      for (; !next.done; next = snapshot.next()) {
+        put.push([next.value.key, this.#serialise(next.value)]);
+        if (!all && put.length === SNAPSHOT_SLICE) break;
       }
-      await handle.write(`${parts.join("")}}}\n`);
-      await handle.sync();
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await rm(temp, { force: true });
-      throw error;
+      worker.postMessage({ type: "change", put, deleted: [] } satisfies MirrorCommand);
+      if (!next.done) {
+        this.#posting = true;
+        setImmediate(() => this.#post(false));
+        return;
+      }
+      this.#snapshot = undefined;
+      worker.postMessage({ type: "ready" } satisfies MirrorCommand);
     }
-    await handle.close();
-    await rename(temp, this.file);
-    await syncDirectory(dir);
+    if (this.#changedKeys.size === 0) return;
+    const put: [string, string][] = [];
+    const deleted: string[] = [];
+    for (const key of this.#changedKeys) {
+      const entry = this.sessions.get(key);
+      if (entry) put.push([key, this.#serialise(entry)]);
+      else deleted.push(key);
+    }
+    this.#changedKeys = new Set();
+    worker.postMessage({ type: "change", put, deleted } satisfies MirrorCommand);
   }
 
   #serialise(entry: SessionEntry): string {
@@ -105,22 +145,5 @@ export class SessionsMirror {
       if (Object.isFrozen(entry)) this.#serialised.set(entry, text);
     }
     return text;
-  }
-
-  #write(): Promise<void> {
-    this.#writing ??= (async () => {
-      this.#dirty = false;
-      const started = performance.now();
-      try {
-        await this.#writeChunked();
-      } catch (error) {
-        this.warn(`could not write the sessions mirror ${this.file}`, error);
-      } finally {
-        this.#lastMs = performance.now() - started;
-        this.#writing = undefined;
-        if (this.#dirty) this.changed();
-      }
-    })();
-    return this.#writing;
   }
 }

@@ -16,7 +16,7 @@ beforeEach(async () => {
   opened = [];
 });
 afterEach(async () => {
-  await Promise.allSettled(opened.map((store) => store.flush()));
+  await Promise.allSettled(opened.map((store) => store.close()));
   await test.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -143,6 +143,33 @@ describe("SessionStore", () => {
     const reopened = await open();
     expect(reopened.warnings).toEqual([]);
     expect(reopened.entries()).toEqual(store.entries());
+  });
+
+  it("the mirror's first write after opening a large store holds every session, never a part", async () => {
+    const count = 1_234; // more than one slice of the first copy sent to the mirror's worker
+    const keys = Array.from({ length: count }, (_, i) => `agent:main:whatsapp:group:${i}@g.us`);
+    const seeding = await open();
+    for (const key of keys) seeding.ensure(key, { ...group, conversationId: key });
+    await seeding.close();
+    await rm(join(dir, "sessions.json"));
+
+    const store = await open();
+    store.update(keys[7] as string, { turns: 3 });
+    let first: SessionsFile | undefined;
+    await waitFor(
+      async () => {
+        const text = await readFile(join(dir, "sessions.json"), "utf8").catch(() => "");
+        first = text === "" ? undefined : (JSON.parse(text) as SessionsFile);
+        return first !== undefined;
+      },
+      { timeoutMs: 5000, message: "the mirror written in the background" },
+    );
+    expect(Object.keys(first?.sessions ?? {})).toEqual(keys);
+    expect(first?.sessions[keys[7] as string]?.turns).toBe(3);
+
+    store.delete(keys[0] as string);
+    await store.flush();
+    expect(Object.keys((await readFileJson()).sessions)).toEqual(keys.slice(1));
   });
 
   it("each write of the mirror shows every session as it is now", async () => {

@@ -58,7 +58,7 @@ export class SessionStore {
     this.warnings = warnings;
     this.now = options.now ?? (() => new Date());
     this.warn = options.onWarning ?? defaultStateWarning;
-    this.mirror = new SessionsMirror(this.file, () => this.sessions.values(), this.warn);
+    this.mirror = new SessionsMirror(this.file, this.sessions, this.warn);
   }
 
   /** Opens one agent's sessions from the state layer; `dir` is where the `sessions.json` mirror goes. */
@@ -160,6 +160,7 @@ export class SessionStore {
   delete(key: string): boolean {
     const existed = this.sessions.delete(key);
     if (existed) {
+      this.mirror.changed(key);
       this.dirty.delete(key);
       this.deleted.add(key);
       this.schedule();
@@ -172,6 +173,12 @@ export class SessionStore {
     while (this.writing) await this.writing;
     if (this.dirty.size > 0 || this.deleted.size > 0) await this.write();
     await this.mirror.flush();
+  }
+
+  /** Flushes (see `flush`) and stops the mirror's worker; a later change starts it again. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.mirror.close();
   }
 
   /**
@@ -194,10 +201,7 @@ export class SessionStore {
 
   /** An entry the caller committed itself: kept in memory, mirrored, not written again. */
   committed(entry: SessionEntry): SessionEntry {
-    const frozen = freeze({ ...entry });
-    this.sessions.set(entry.key, frozen);
-    this.mirror.changed();
-    return frozen;
+    return this.keep(freeze({ ...entry }));
   }
 
   /** Reads one session again from the database (another gateway may have changed it). */
@@ -207,22 +211,20 @@ export class SessionStore {
     // Mostly what this gateway committed last: kept as it is, without checking it again.
     if (raw && isDeepStrictEqual(this.sessions.get(key), raw)) return;
     const checked = raw && checkEntry(raw);
-    if (checked && "entry" in checked) this.sessions.set(key, freeze(checked.entry));
+    if (checked && "entry" in checked) this.keep(freeze(checked.entry));
   }
 
   /** Reads every session of the agent again (other gateways may have created or changed some); resolves with them all. */
   async refreshAll(): Promise<SessionEntry[]> {
     for (const raw of await this.state.sessions.ofAgent(this.agentId)) {
+      if (this.dirty.has(String(raw.key)) || isDeepStrictEqual(this.sessions.get(String(raw.key)), raw)) continue;
       const checked = checkEntry(raw);
-      if ("entry" in checked && !this.dirty.has(checked.entry.key)) {
-        this.sessions.set(checked.entry.key, freeze(checked.entry));
-      }
+      if ("entry" in checked) this.keep(freeze(checked.entry));
     }
     return this.entries();
   }
 
   private schedule(): void {
-    this.mirror.changed();
     // A failed background write is reported (warn) and kept dirty: the next write or flush tries again.
     this.writing ??= new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.write())
@@ -265,12 +267,18 @@ export class SessionStore {
 
   private store(entry: SessionEntry): SessionEntry {
     assertSessionEntry(entry);
-    const frozen = freeze(entry);
-    this.sessions.set(entry.key, frozen);
+    const frozen = this.keep(freeze(entry));
     this.deleted.delete(entry.key);
     this.dirty.add(entry.key);
     this.schedule();
     return frozen;
+  }
+
+  /** Keeps `entry` in memory and in the mirror. */
+  private keep(entry: SessionEntry): SessionEntry {
+    this.sessions.set(entry.key, entry);
+    this.mirror.changed(entry.key);
+    return entry;
   }
 }
 
