@@ -1,6 +1,7 @@
 import { afterAll, bench, describe } from "vitest";
-import { measureCost } from "./support/cost.js";
 import { createDispatchHarness, type DispatchSample } from "./support/dispatch-harness.js";
+import type { DispatchMeasurement } from "./support/measure-dispatch.js";
+import { measureInPlainNode } from "./support/plain-node.js";
 import { recordFigures } from "./support/results.js";
 import { percentile } from "./support/stats.js";
 
@@ -12,21 +13,20 @@ const DIRECT_EVERY = 5;
 // See createDispatchHarness: real InboundRouter, the durable inbox on SQLite (temp home), Dispatcher,
 // TurnQueue, TurnRunner and SessionStore of a config-less gateway; the clock stops where the AI SDK calls the
 // (demo) model. Messages go one at a time, round-robin over the conversations, so no message waits
-// behind another's turn: the figure is the per-message overhead, not queueing.
-const harness = await createDispatchHarness({ directEvery: DIRECT_EVERY });
-for (let i = 0; i < CONVERSATIONS; i++) await harness.message(i); // warm-up: creates every session
-const { value: samples, cost } = await measureCost(async () => {
-  const list: DispatchSample[] = [];
-  for (let i = 0; i < MESSAGES; i++) list.push(await harness.message(i % CONVERSATIONS));
-  return list;
-});
+// behind another's turn: the figure is the per-message overhead, not queueing. Measured in a plain node
+// process (bench/support/measure-dispatch.ts), as the gateway runs.
+const { samples, cost, counts, unsyncedUs } = await measureInPlainNode<DispatchMeasurement>("measure-dispatch", [
+  String(CONVERSATIONS),
+  String(MESSAGES),
+  String(DIRECT_EVERY),
+]);
 const expected = CONVERSATIONS + MESSAGES;
 // Every turn: the demo's reply and 👍; every group turn also places the 👀 ack and takes it back.
 const groupTurns = expected - expected / DIRECT_EVERY;
 const expectedReactions = expected + 2 * groupTurns;
-if (harness.channel.counts.sent !== expected || harness.channel.counts.reactions !== expectedReactions) {
+if (counts.sent !== expected || counts.reactions !== expectedReactions) {
   throw new Error(
-    `expected ${expected} replies and ${expectedReactions} reaction calls (👍 per turn, 👀 on and off per group turn), the channel saw ${JSON.stringify(harness.channel.counts)}`,
+    `expected ${expected} replies and ${expectedReactions} reaction calls (👍 per turn, 👀 on and off per group turn), the channel saw ${JSON.stringify(counts)}`,
   );
 }
 
@@ -60,14 +60,9 @@ console.log(
 
 // Profile: the same path with the inbox commit's WAL sync left out, to show what it still costs the turn
 // (it runs in the thread pool while the turn goes on, and the next commits share it).
-const profile = await createDispatchHarness({ directEvery: DIRECT_EVERY, inboxWithoutFsync: true });
-for (let i = 0; i < CONVERSATIONS; i++) await profile.message(i);
-const unsynced: DispatchSample[] = [];
-for (let i = 0; i < MESSAGES; i++) unsynced.push(await profile.message(i % CONVERSATIONS));
-await profile.close();
 console.log(
   `  profile — the same with the inbox commit's WAL sync left out (the gateway never does this): ` +
-    `p50 ${us(unsynced, 0.5)} µs, p99 ${us(unsynced, 0.99)} µs`,
+    `p50 ${percentile(unsyncedUs, 0.5).toFixed(0)} µs, p99 ${percentile(unsyncedUs, 0.99).toFixed(0)} µs`,
 );
 
 const dispatchUs = (list: DispatchSample[], fraction: number) =>
@@ -87,19 +82,21 @@ recordFigures("dispatch", {
   turnCpuUs: { value: cpuUsPerTurn, unit: "µs", what: "process CPU time per turn (user + system)" },
   gcPauseMsPerThousandTurns: { value: (cost.gcMs / MESSAGES) * 1000, unit: "ms", what: "GC pauses per 1,000 turns" },
   unsyncedDispatchP99Ms: {
-    value: dispatchUs(unsynced, 0.99) / 1000,
+    value: percentile(unsyncedUs, 0.99) / 1000,
     unit: "ms",
     what: "profile: the same with the inbox commit's WAL sync left out",
   },
 });
 
+// vitest's own timing of one message's whole turn, in its worker (each message a new conversation).
+const harness = await createDispatchHarness({ directEvery: DIRECT_EVERY });
 afterAll(async () => {
   await harness.close();
 });
 
 let next = 0;
-describe("inbound message → committed turn (demo model, in-process)", () => {
+describe("inbound message → committed turn (demo model, in vitest's worker)", () => {
   bench("one message: emit → dispatch → demo model → reply → commit", async () => {
-    await harness.message(next++ % CONVERSATIONS);
+    await harness.message(next++);
   });
 });

@@ -212,7 +212,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
       await queue.drain(10_000);
       await supervisor.stop();
       await index.flush();
-      await sessions.flush();
+      await sessions.close();
       await state.close();
       await rm(home, { recursive: true, force: true });
     },

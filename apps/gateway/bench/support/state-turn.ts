@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MessageToolCalls } from "../../src/channels/message-tool.js";
@@ -75,6 +75,41 @@ export interface TurnStateSample {
   sent: number;
 }
 
+/** What the turns of `measureTurnState` work with: one agent's session store and the turn's helpers. */
+export interface TurnStateContext {
+  state: StateStore;
+  store: SessionStore;
+  transcripts: TranscriptStore;
+  committer: TurnCommitter;
+  inbox: InboxWriter;
+  /** Writes the sessions.json mirror and stops its worker. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the session store (all sessions read, as the gateway does once at start; the sessions.json
+ * mirror written as in the gateway, by its worker) and the turn's helpers, for many `measureTurnState` calls.
+ */
+export async function openTurnState(state: StateStore): Promise<TurnStateContext> {
+  const mirrorDir = mkdtempSync(join(tmpdir(), "chorus-bench-mirror-"));
+  const store = await SessionStore.open(state, "main", mirrorDir, { onWarning: () => undefined });
+  let sent = 0;
+  const tools: MessageToolCalls = {
+    execute: async () => ({ ok: true, action: "send", messageId: `out-${++sent}` }),
+  };
+  return {
+    state,
+    store,
+    transcripts: new TranscriptStore(state),
+    committer: new TurnCommitter(state, tools, { warn: () => undefined }),
+    inbox: new InboxWriter(state),
+    close: async () => {
+      await store.close();
+      rmSync(mirrorDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /**
  * The state work of one turn, model and platform excluded, exactly as the gateway does it: the
  * inbound event committed to the inbox, the session read again and its history (last 40 entries)
@@ -84,17 +119,12 @@ export interface TurnStateSample {
  * transaction), and the reply marked sent with its id. The next turn starts once the inbox
  * commit is durable too, so no sync is left running into the next sample.
  */
-export async function measureTurnState(state: StateStore, sessions: number, turns: number): Promise<TurnStateSample[]> {
-  // The sessions.json mirror is written as in the gateway (in slices, between turns).
-  const mirrorDir = mkdtempSync(join(tmpdir(), "chorus-bench-mirror-"));
-  const store = await SessionStore.open(state, "main", mirrorDir, { onWarning: () => undefined });
-  const transcripts = new TranscriptStore(state);
-  let sent = 0;
-  const tools: MessageToolCalls = {
-    execute: async () => ({ ok: true, action: "send", messageId: `out-${++sent}` }),
-  };
-  const committer = new TurnCommitter(state, tools, { warn: () => undefined });
-  const inbox = new InboxWriter(state);
+export async function measureTurnState(
+  context: TurnStateContext,
+  sessions: number,
+  turns: number,
+): Promise<TurnStateSample[]> {
+  const { store, transcripts, committer, inbox } = context;
   const samples: TurnStateSample[] = [];
   for (let t = 0; t < turns; t++) {
     const i = (t * 7919) % sessions;
