@@ -2,8 +2,8 @@ import { Worker } from "node:worker_threads";
 import { SESSIONS_FILE_VERSION, type SessionEntry } from "./entry.js";
 import { type MirrorCommand, type MirrorReport, type MirrorWorkerData, runMirrorWorker } from "./mirror-worker.js";
 
-/** Entries of the first full copy sent to the worker between two yields to the event loop. */
-const SNAPSHOT_SLICE = 500;
+/** Entries of the first full copy sent to the worker between two yields to the event loop (~0.3 ms of serialising). */
+const SNAPSHOT_SLICE = 100;
 
 const WORKER_SOURCE = `(${runMirrorWorker.toString()})(require);`;
 
