@@ -66,7 +66,7 @@ function prefixed(prefix: string, list: Record<string, Figure>): Record<string, 
 
 describe("chorus start, no config, fresh home", () => {
   bench(
-    "spawn `node dist/cli/main.js start --port 0` → GET /healthz 200",
+    "spawn `node dist/bin/chorus.js start --port 0` → GET /healthz 200",
     async () => {
       await measureColdStart({ settleMs: 0 });
     },

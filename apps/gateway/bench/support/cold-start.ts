@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The built CLI the benchmarks start. */
-export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/bin/chorus.js", import.meta.url));
 
 /** One cold start of `chorus start`. */
 export interface ColdStartSample {
@@ -35,7 +35,7 @@ export async function processRss(pid: number): Promise<number> {
 }
 
 /**
- * Spawns `node dist/cli/main.js start --port 0` in a fresh temp home, without a config (the
+ * Spawns `node dist/bin/chorus.js start --port 0` in a fresh temp home, without a config (the
  * out-of-the-box path: demo agent + webchat) or with `options.config`, times spawn → first
  * `GET /healthz` 200, reads the process's RSS at that moment and `settleMs` later, then stops it
  * and removes the home.
@@ -43,7 +43,7 @@ export async function processRss(pid: number): Promise<number> {
 export async function measureColdStart(options: ColdStartOptions = {}): Promise<ColdStartSample> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   if (!existsSync(CLI)) {
-    throw new Error(`${CLI} does not exist; build first: cd apps/gateway && npx tsc -b`);
+    throw new Error(`${CLI} does not exist; build first: cd apps/gateway && pnpm build`);
   }
   const home = await mkdtemp(join(tmpdir(), "chorus-bench-cold-"));
   if (options.config) await writeFile(join(home, "chorus.json"), JSON.stringify(options.config));

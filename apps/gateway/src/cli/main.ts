@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
+import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { registerConfigCommands } from "./config.js";
 import { registerMessageCommands } from "./message.js";
 import { reportError } from "./output.js";
@@ -9,7 +11,7 @@ import { registerPluginCommands } from "./plugins.js";
 import { registerSessionsCommands } from "./sessions.js";
 import { registerTokenCommand } from "./token.js";
 
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+const { version } = JSON.parse(readFileSync(join(GATEWAY_PACKAGE_DIR, "package.json"), "utf8")) as {
   version: string;
 };
 

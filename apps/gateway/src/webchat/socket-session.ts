@@ -1,5 +1,5 @@
 import { ChorusError, isChorusError, type Logger, toChorusError } from "@chorus/core";
-import { WebSocket } from "ws";
+import type { WebSocket } from "ws";
 import type { WebchatHub } from "./hub.js";
 import { type ClientFrame, type ClientFrameType, errorFrame, parseClientFrame, type ServerFrame } from "./protocol.js";
 import type { HubEvent, WebchatUser } from "./types.js";
@@ -61,7 +61,7 @@ export class SocketSession {
   }
 
   send(frame: ServerFrame): void {
-    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.readyState !== this.ws.OPEN) return;
     if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.logger.warn({ buffered: this.ws.bufferedAmount }, "webchat client too slow; dropping it");
       this.ws.terminate();

@@ -1,9 +1,13 @@
 import type { IncomingMessage, Server } from "node:http";
+import { createRequire } from "node:module";
 import type { Duplex } from "node:stream";
 import { type Logger, silentLogger } from "@chorus/core";
-import { WebSocketServer } from "ws";
 import type { WebchatHub } from "./hub.js";
 import { SocketSession } from "./socket-session.js";
+
+// Required, not imported: ws is CommonJS, and its ESM wrapper imports its eight files one by one,
+// each of which Node's ESM loader then scans for export names (~30 ms of CPU on every start).
+const { WebSocketServer } = createRequire(import.meta.url)("ws") as typeof import("ws");
 
 export interface WebchatSocketOptions {
   /** The upgrade path; default `/webchat/ws`. */

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { waitFor } from "@chorus/testkit";
 
 export const GATEWAY_DIR = fileURLToPath(new URL("../..", import.meta.url));
-export const CLI = join(GATEWAY_DIR, "dist", "cli", "main.js");
+export const CLI = join(GATEWAY_DIR, "dist", "bin", "chorus.js");
 export const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 
 export interface GatewayProcess {

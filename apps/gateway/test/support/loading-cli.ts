@@ -33,7 +33,7 @@ export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Proc
 }
 
 /**
- * Runs `node dist/cli/main.js <args>` with `CHORUS_HOME=home` until it exits. A run that starts a
+ * Runs `node dist/bin/chorus.js <args>` with `CHORUS_HOME=home` until it exits. A run that starts a
  * gateway (prints `listening on`) is stopped at once and reported as `started`.
  */
 export function runChorus(args: readonly string[], options: CliRunOptions): Promise<CliRun> {
