@@ -1,9 +1,12 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { Sql, SqlDb, TxOptions } from "./sql.js";
 import { WalSync } from "./wal-sync.js";
 
+// Required, not imported: an ESM import makes Node scan the CommonJS package for export names at every start.
+const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
 type Statement = Database.Statement<unknown[]>;
 
 /**
@@ -44,7 +47,7 @@ export class SqliteDb implements SqlDb {
 
   constructor(readonly file: string) {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-    this.#db = new Database(file, { timeout: 5_000 });
+    this.#db = new Sqlite(file, { timeout: 5_000 });
     this.#db.pragma("journal_mode = WAL");
     this.#db.pragma("synchronous = NORMAL");
     // A checkpoint runs inside the commit that crosses the threshold and costs several ms (it copies
