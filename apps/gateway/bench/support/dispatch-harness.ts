@@ -7,6 +7,7 @@ import type { InboundMessageEvent } from "@chorus/core";
 import { pino } from "pino";
 import { PairingStore } from "../../src/access/pairing-store.js";
 import { DemoLanguageModel, type LanguageModelV3CallOptions } from "../../src/agent/index.js";
+import { runAsGateway } from "../../src/channels/containment.js";
 import { MessageToolExecutor } from "../../src/channels/message-tool.js";
 import { type ChannelEntry, ChannelRegistry } from "../../src/channels/registry.js";
 import { ChannelSupervisor } from "../../src/channels/supervisor.js";
@@ -143,7 +144,8 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
       stateDir: join(home, "channels", BENCH_CHANNEL_ID, "default"),
       logger,
       signal,
-      emit: (event) => router.accept(entry, event),
+      // As runtime/accounts.ts: the gateway's own work runs outside the channel's containment context.
+      emit: (event) => runAsGateway(() => router.accept(entry, event)),
       http: { route: () => {}, url: (path) => `http://127.0.0.1/hooks/${BENCH_CHANNEL_ID}${path}` },
     }),
   });

@@ -65,10 +65,10 @@ function summarize(steps: readonly StepResult<ToolSet>[], usage: LanguageModelUs
     steps: steps.length,
     finishReason: last?.finishReason ?? "other",
   };
-  const tokens = {
-    ...(usage.inputTokens === undefined ? {} : { inputTokens: usage.inputTokens }),
-    ...(usage.outputTokens === undefined ? {} : { outputTokens: usage.outputTokens }),
-  };
+  // Set one by one rather than spread into a literal: see `copyWith`.
+  const tokens: NonNullable<TurnResult["usage"]> = {};
+  if (usage.inputTokens !== undefined) tokens.inputTokens = usage.inputTokens;
+  if (usage.outputTokens !== undefined) tokens.outputTokens = usage.outputTokens;
   if (Object.keys(tokens).length > 0) result.usage = tokens;
   return result;
 }

@@ -91,4 +91,68 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
     const statuses = await state.db.all<{ status: string }>("SELECT status FROM inbox ORDER BY id");
     expect(statuses.map((r) => r.status)).toEqual(["buffered", "buffered", "buffered", "done", "buffered", "buffered"]);
   });
+
+  /** Counts the reads of a session's next rows (one per step that found nothing, or that handled rows). */
+  function countReads(): { reads: number } {
+    const count = { reads: 0 };
+    const nextRows = state.inbox.nextRows.bind(state.inbox);
+    state.inbox.nextRows = (...args) => {
+      count.reads++;
+      return nextRows(...args);
+    };
+    return count;
+  }
+
+  async function receive(eventId: string, text: string): Promise<void> {
+    await state.inbox.accept(
+      [
+        {
+          channel: "telegram",
+          account: "default",
+          eventId,
+          sessionKey: SESSION,
+          event: { type: "message", text },
+          refs: [],
+        },
+      ],
+      Date.now(),
+    );
+  }
+
+  it("a turn of the session's last row ends its step: no further step reads the inbox to find nothing", async () => {
+    await receive("only", "@bot hello");
+    const count = countReads();
+    const handled: { row: number; fresh: boolean; bufferedBefore: number }[] = [];
+    const dispatch = dispatcher(handled);
+    dispatch.wake(SESSION);
+    await waitFor(async () => (await state.inbox.counts()).received === 0, {
+      timeoutMs: 5_000,
+      message: "row handled",
+    });
+    // A row received now wakes the session itself, and is handled in a step of its own.
+    await receive("later", "@bot again");
+    dispatch.wake(SESSION);
+    await waitFor(async () => (await state.inbox.counts()).received === 0, {
+      timeoutMs: 5_000,
+      message: "row handled",
+    });
+    expect(handled).toHaveLength(2);
+    expect(count.reads).toBe(2);
+  });
+
+  it("a turn with rows after it leaves the step for the next one, which handles them", async () => {
+    await receive("first", "@bot one");
+    await receive("second", "@bot two");
+    await receive("third", "@bot three");
+    const count = countReads();
+    const handled: { row: number; fresh: boolean; bufferedBefore: number }[] = [];
+    dispatcher(handled).wake(SESSION);
+    await waitFor(async () => (await state.inbox.counts()).received === 0, {
+      timeoutMs: 5_000,
+      message: "rows handled",
+    });
+    expect(handled.map((h) => h.fresh)).toEqual([false, false, false]);
+    // One step per turn; the last one saw no row after its own.
+    expect(count.reads).toBe(3);
+  });
 });

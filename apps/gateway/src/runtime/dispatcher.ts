@@ -35,6 +35,12 @@ export interface StepContext {
 /** Rows a step takes at most: a run of messages kept as context is decided and committed together. */
 const ROWS_PER_STEP = 64;
 
+/**
+ * Rows the first read of a step takes: the one it handles and one more, which tells whether the
+ * session has more (so a turn's step ends "idle" on SQLite instead of a next step finding nothing).
+ */
+const FIRST_READ = 2;
+
 /** A reaction row still not done this long after it was committed was left by a crash (or a dead gateway). */
 const LOOSE_AFTER_MS = 10_000;
 
@@ -132,17 +138,22 @@ export class Dispatcher {
 
   /**
    * Handles the session's oldest rows in order while each only started its commit, up to
-   * `ROWS_PER_STEP`; stops after one that did more (a turn, a reply). The first read takes one
-   * row (a turn's step reads no more than it uses); once a row was deferred, the next read takes many.
+   * `ROWS_PER_STEP`; stops after one that did more (a turn, a reply). The first read takes
+   * `FIRST_READ` rows; once a row was deferred, the next read takes many. After a row that did
+   * more, the step is "idle" when the read saw no row after it: on SQLite every row committed later
+   * wakes the session itself. On PostgreSQL another gateway may have added rows without waking this
+   * one, so the session is read again at once ("more").
    */
   async #rows(sessionKey: string, signal: AbortSignal, commits: DeferredCommits): Promise<Step> {
     const { state, runsHere } = this.options;
     let handled = 0;
     let after = 0;
     while (handled < ROWS_PER_STEP) {
-      const rows = await state.inbox.nextRows(sessionKey, handled === 0 ? 1 : ROWS_PER_STEP - handled, after);
+      const limit = handled === 0 ? FIRST_READ : ROWS_PER_STEP - handled;
+      const rows = await state.inbox.nextRows(sessionKey, limit, after);
       if (rows.length === 0) return handled === 0 ? "idle" : "more";
-      for (const row of rows) {
+      for (let index = 0; index < rows.length; index++) {
+        const row = rows[index] as InboxRow;
         if (!runsHere(row.channel, row.account)) return "elsewhere";
         let deferred = false;
         try {
@@ -155,7 +166,10 @@ export class Dispatcher {
         }
         handled++;
         after = row.id;
-        if (!deferred) return "more";
+        if (!deferred) {
+          const seenMore = index < rows.length - 1 || rows.length === limit;
+          return seenMore || state.backend === "postgres" ? "more" : "idle";
+        }
       }
     }
     return "more";

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { defaultStateWarning, type StateWarningHandler } from "@chorus/channel-kit/state";
 import { ChorusError } from "@chorus/core";
+import { copyWith } from "../copy-with.js";
 import type { SessionRow, Sql, StateStore } from "../state/index.js";
 import { assertSessionEntry, checkEntry, type SessionEntry } from "./entry.js";
 import { SessionsMirror } from "./mirror.js";
@@ -201,7 +202,7 @@ export class SessionStore {
 
   /** An entry the caller committed itself: kept in memory, mirrored, not written again. */
   committed(entry: SessionEntry): SessionEntry {
-    return this.keep(freeze({ ...entry }));
+    return this.keep(freeze(copyWith(entry, {})));
   }
 
   /** Reads one session again from the database (another gateway may have changed it). */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
+import { copyWith } from "../copy-with.js";
 import type { TranscriptEntry } from "../sessions/transcript-entry.js";
 import type { OutboxRow, SessionRow, Sql, StateStore } from "../state/index.js";
 
@@ -122,7 +123,7 @@ export class TurnCommitter {
             : {}),
         };
         const id = await this.state.outbox.add(sql, insert, now);
-        rows.push({ ...insert, id, status: "pending" });
+        rows.push(copyWith(insert, { id, status: "pending" as const }));
       }
       await this.#finish(sql, completion, now);
       return rows;

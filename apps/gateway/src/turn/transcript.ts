@@ -1,4 +1,5 @@
 import type { ChatMessage, TurnResult } from "../agent/types.js";
+import { copyWith } from "../copy-with.js";
 import { INTRODUCED } from "../groups/intro.js";
 import type { SessionEntry } from "../sessions/entry.js";
 import { withSettings } from "../sessions/settings.js";
@@ -84,5 +85,5 @@ export function recordTurn(turn: FinishedTurn): TurnRecord {
   if (!current) return { entries, session: store.preview(session.key, { updatedAt: at }) };
   const settings = turn.introduced ? withSettings(current.settings, INTRODUCED) : current.settings;
   // An entry of the store is a checked one; one turn more and a new time keep it so (no second check per turn).
-  return { entries, session: { ...current, turns: current.turns + 1, updatedAt: at, settings } };
+  return { entries, session: copyWith(current, { turns: current.turns + 1, updatedAt: at, settings }) };
 }
