@@ -23,6 +23,8 @@ export interface MirrorWorkerData {
   minIntervalMs: number;
   maxIntervalMs: number;
   duty: number;
+  /** The disk budget: on average the mirror writes at most this many bytes a second. */
+  bytesPerSecond: number;
 }
 
 /**
@@ -30,8 +32,9 @@ export interface MirrorWorkerData {
  * text (`new Worker(…, { eval: true })`), so it works the same from the built package and from the
  * sources under test: it closes over nothing and requires what it needs. It keeps every session's
  * text, in the store's order, and rewrites the file atomically (a temp file, fsync, rename, the
- * directory fsynced) at most every `duty` × the last write's duration — all off the main thread, so
- * a large store never delays a turn.
+ * directory fsynced) at most every `duty` × the last write's duration and within a disk budget (a
+ * large file is written less often: its writeback competed with the database's commits) — all off
+ * the main thread, so a large store never delays a turn.
  */
 export function runMirrorWorker(require: NodeJS.Require): void {
   const { parentPort, workerData } = require("node:worker_threads") as {
@@ -41,12 +44,13 @@ export function runMirrorWorker(require: NodeJS.Require): void {
   const fs = require("node:fs") as typeof import("node:fs");
   const path = require("node:path") as typeof import("node:path");
   const { randomBytes } = require("node:crypto") as typeof import("node:crypto");
-  const { file, version, minIntervalMs, maxIntervalMs, duty } = workerData;
+  const { file, version, minIntervalMs, maxIntervalMs, duty, bytesPerSecond } = workerData;
   const CHUNK_BYTES = 1 << 20;
   const texts = new Map<string, string>();
   let ready = false;
   let dirty = false;
   let lastMs = 0;
+  let lastBytes = 0;
   let timer: NodeJS.Timeout | undefined;
 
   const write = () => {
@@ -62,10 +66,12 @@ export function runMirrorWorker(require: NodeJS.Require): void {
       let parts = [`{"version":${version},"sessions":{`];
       let bytes = 0;
       let first = true;
+      lastBytes = 0;
       for (const text of texts.values()) {
         parts.push(first ? text : `,${text}`);
         first = false;
         bytes += text.length;
+        lastBytes += text.length;
         if (bytes >= CHUNK_BYTES) {
           fs.writeSync(fd, parts.join(""));
           parts = [];
@@ -113,7 +119,7 @@ export function runMirrorWorker(require: NodeJS.Require): void {
         if (error !== undefined) parentPort.postMessage({ type: "failed", error } satisfies MirrorReport);
         else schedule();
       },
-      Math.min(maxIntervalMs, Math.max(minIntervalMs, lastMs * duty)),
+      Math.min(maxIntervalMs, Math.max(minIntervalMs, lastMs * duty, (lastBytes / bytesPerSecond) * 1000)),
     );
   };
 

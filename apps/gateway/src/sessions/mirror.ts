@@ -10,7 +10,8 @@ const WORKER_SOURCE = `(${runMirrorWorker.toString()})(require);`;
 /**
  * `sessions.json` as a readable mirror of one agent's session entries (same keys as ever): the
  * database is the source of truth. The file is written by a worker thread (`mirror-worker.ts`),
- * atomically, at most every 10 × the last write's duration (between 100 ms and 5 s): a store of
+ * atomically, at most every 10 × the last write's duration and within 2 MB/s of disk writes
+ * (between 100 ms and 60 s; its writeback competed with the database's commits): a store of
  * 100,000 sessions is a ~40 MB file, and building and writing it on the main thread delayed turns.
  * The main thread only serialises each changed entry (once per version: entries are frozen) and
  * posts it, coalesced per tick. The worker starts on the first change (a home nobody talks to
@@ -75,8 +76,9 @@ export class SessionsMirror {
         file: this.file,
         version: SESSIONS_FILE_VERSION,
         minIntervalMs: 100,
-        maxIntervalMs: 5_000,
+        maxIntervalMs: 60_000,
         duty: 10,
+        bytesPerSecond: 2 * 1024 * 1024,
       } satisfies MirrorWorkerData,
     });
     worker.on("message", (report: MirrorReport) => {
