@@ -10,7 +10,9 @@ import { isAbsolute } from "node:path";
 import { defineConfig } from "rolldown";
 
 export default defineConfig({
-  input: { chorus: "dist/cli/main.js" },
+  // The library entry (`@chorus/gateway`'s exports) is bundled beside the CLI, sharing its chunks, so
+  // the package ships one copy of the gateway's code, not the bundle and tsc's files both.
+  input: { chorus: "dist/cli/main.js", index: "dist/index.js" },
   platform: "node",
   external: (id) => !id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\0"),
   output: {
