@@ -99,7 +99,7 @@ describe("the gateway's folders", () => {
     const graph = await folderGraph();
     expect(graph.size).toBeGreaterThan(10);
     expect(graph.get("runtime")).toContain("turn");
-    expect(graph.get("sessions")).toEqual(new Set(["home", "state"]));
+    expect(graph.get("sessions")).toEqual(new Set(["home", "state", "copy-with"]));
     expect(cycles(graph)).toEqual([]);
   });
 
