@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createDecipheriv, createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { faults } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -121,6 +121,30 @@ describe("webhook mode with an Encrypt Key", () => {
       "missing X-Lark-Request-Timestamp, -Nonce or X-Lark-Signature",
       "signature does not match",
     ]);
+  });
+
+  it("refuses another key's ciphertext that happens to decrypt with valid padding under ours", async () => {
+    h = await webhookChannel(ENCRYPT_KEY);
+    // About one ciphertext in 256 of another key ends in valid PKCS#7 padding under ours: find one.
+    const ours = createHash("sha256").update(ENCRYPT_KEY).digest();
+    let encrypted = "";
+    for (let attempt = 0; attempt < 100_000 && encrypted === ""; attempt++) {
+      const candidate = encryptEvent("a forger's key", JSON.stringify({ schema: "2.0", attempt }));
+      const raw = Buffer.from(candidate, "base64");
+      try {
+        const decipher = createDecipheriv("aes-256-cbc", ours, raw.subarray(0, 16));
+        Buffer.concat([decipher.update(raw.subarray(16)), decipher.final()]);
+        encrypted = candidate;
+      } catch {
+        // bad padding under our key: the usual case
+      }
+    }
+    expect(encrypted).not.toBe("");
+    const body = JSON.stringify({ encrypt: encrypted });
+    const response = await fetch(h.fake.webhooks.url as string, { method: "POST", body });
+    expect(response.status).toBe(401);
+    expect(refusals()).toEqual(["encrypted delivery does not decrypt with the configured encryptKey"]);
+    expect(h.running.events).toEqual([]);
   });
 
   it("refuses an encrypted delivery when no encryptKey is configured", async () => {

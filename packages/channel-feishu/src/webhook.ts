@@ -40,7 +40,13 @@ export function createWebhookHandler(
       if (typeof delivery.encrypt === "string") {
         if (config.encryptKey === undefined)
           return refuse("an encrypted delivery arrived but no encryptKey is configured");
-        delivery = parseObject(decryptEvent(config.encryptKey, delivery.encrypt));
+        const plaintext = decryptEvent(config.encryptKey, delivery.encrypt);
+        // Another key's ciphertext decrypts with valid padding about once in 256 tries: garbage, not a bad body.
+        try {
+          delivery = parseObject(plaintext);
+        } catch {
+          return refuse("encrypted delivery does not decrypt with the configured encryptKey");
+        }
       }
     } catch (error) {
       const problem = error instanceof Error ? error.message : String(error);
