@@ -1,10 +1,10 @@
 import { waitFor } from "@chorus/testkit";
 import pino from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { MessageToolCalls } from "../channels/message-tool.js";
 import { TurnQueue } from "../sessions/queue.js";
-import type { InboxRow, StateStore } from "../state/index.js";
-import { countTransactions, openTestState, type TestState, type TransactionCount } from "../testing/state.js";
+import type { InboxRow } from "../state/index.js";
+import { useCountedTestState } from "../testing/counted-state.js";
 import { TurnCommitter } from "../turn/commit.js";
 import { Dispatcher, type StepContext } from "./dispatcher.js";
 
@@ -14,22 +14,10 @@ const noTools: MessageToolCalls = {
 };
 
 describe("Dispatcher: a run of a session's messages kept as context", () => {
-  let opened: TestState;
-  let state: StateStore;
-  let counted: TransactionCount;
-
-  beforeEach(async () => {
-    opened = await openTestState();
-    state = opened.state;
-    counted = countTransactions(state);
-  });
-
-  afterEach(async () => {
-    await opened.close();
-  });
+  const test = useCountedTestState();
 
   async function received(count: number): Promise<void> {
-    await state.inbox.accept(
+    await test.state.inbox.accept(
       Array.from({ length: count }, (_, i) => ({
         channel: "telegram",
         account: "default",
@@ -40,21 +28,23 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
       })),
       Date.now(),
     );
-    counted.all = 0;
+    test.counted.all = 0;
   }
 
   /** Handles rows like the router: a mention runs a "turn" (committed and waited for), anything else is kept as context. */
   function dispatcher(handled: { row: number; fresh: boolean; bufferedBefore: number }[]) {
-    const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
+    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
     return new Dispatcher({
-      state,
+      state: test.state,
       queue: new TurnQueue({ maxConcurrent: 1 }),
       committer,
       runsHere: () => true,
       handle: async (row: InboxRow, _signal: AbortSignal, step: StepContext) => {
         const triggered = (row.event as { text: string }).text.startsWith("@bot");
         if (triggered) await step.commits.settled();
-        const buffered = await state.db.one<{ n: number }>("SELECT count(*) AS n FROM inbox WHERE status = 'buffered'");
+        const buffered = await test.state.db.one<{ n: number }>(
+          "SELECT count(*) AS n FROM inbox WHERE status = 'buffered'",
+        );
         handled.push({ row: row.id, fresh: step.fresh, bufferedBefore: Number(buffered?.n) });
         const commit = committer.commit({
           sessionKey: SESSION,
@@ -79,7 +69,7 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
     await received(6);
     const handled: { row: number; fresh: boolean; bufferedBefore: number }[] = [];
     dispatcher(handled).wake(SESSION);
-    await waitFor(async () => (await state.inbox.counts()).received === 0, {
+    await waitFor(async () => (await test.state.inbox.counts()).received === 0, {
       timeoutMs: 5_000,
       message: "all rows handled",
     });
@@ -87,16 +77,16 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
     expect(handled.map((h) => h.fresh)).toEqual([false, true, true, true, false, true]);
     expect(handled[3]?.bufferedBefore).toBe(3);
     // One commit for rows 0–2, one for the triggered row 3, one for rows 4–5.
-    expect(counted.all).toBe(3);
-    const statuses = await state.db.all<{ status: string }>("SELECT status FROM inbox ORDER BY id");
+    expect(test.counted.all).toBe(3);
+    const statuses = await test.state.db.all<{ status: string }>("SELECT status FROM inbox ORDER BY id");
     expect(statuses.map((r) => r.status)).toEqual(["buffered", "buffered", "buffered", "done", "buffered", "buffered"]);
   });
 
   /** Counts the reads of a session's next rows (one per step that found nothing, or that handled rows). */
   function countReads(): { reads: number } {
     const count = { reads: 0 };
-    const nextRows = state.inbox.nextRows.bind(state.inbox);
-    state.inbox.nextRows = (...args) => {
+    const nextRows = test.state.inbox.nextRows.bind(test.state.inbox);
+    test.state.inbox.nextRows = (...args) => {
       count.reads++;
       return nextRows(...args);
     };
@@ -104,7 +94,7 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
   }
 
   async function receive(eventId: string, text: string): Promise<void> {
-    await state.inbox.accept(
+    await test.state.inbox.accept(
       [
         {
           channel: "telegram",
@@ -125,14 +115,14 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
     const handled: { row: number; fresh: boolean; bufferedBefore: number }[] = [];
     const dispatch = dispatcher(handled);
     dispatch.wake(SESSION);
-    await waitFor(async () => (await state.inbox.counts()).received === 0, {
+    await waitFor(async () => (await test.state.inbox.counts()).received === 0, {
       timeoutMs: 5_000,
       message: "row handled",
     });
     // A row received now wakes the session itself, and is handled in a step of its own.
     await receive("later", "@bot again");
     dispatch.wake(SESSION);
-    await waitFor(async () => (await state.inbox.counts()).received === 0, {
+    await waitFor(async () => (await test.state.inbox.counts()).received === 0, {
       timeoutMs: 5_000,
       message: "row handled",
     });
@@ -147,7 +137,7 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
     const count = countReads();
     const handled: { row: number; fresh: boolean; bufferedBefore: number }[] = [];
     dispatcher(handled).wake(SESSION);
-    await waitFor(async () => (await state.inbox.counts()).received === 0, {
+    await waitFor(async () => (await test.state.inbox.counts()).received === 0, {
       timeoutMs: 5_000,
       message: "rows handled",
     });

@@ -1,7 +1,6 @@
 import type { InboundMessageEvent } from "@chorus/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { StateStore } from "../state/index.js";
-import { countTransactions, openTestState, type TestState, type TransactionCount } from "../testing/state.js";
+import { describe, expect, it } from "vitest";
+import { useCountedTestState } from "../testing/counted-state.js";
 import { InboxWriter } from "./inbox.js";
 
 const message = (account: string, n: number): InboundMessageEvent =>
@@ -15,40 +14,28 @@ const message = (account: string, n: number): InboundMessageEvent =>
   }) as InboundMessageEvent;
 
 describe("InboxWriter: events of one tick, across accounts", () => {
-  let opened: TestState;
-  let state: StateStore;
-  let counted: TransactionCount;
-
-  beforeEach(async () => {
-    opened = await openTestState();
-    state = opened.state;
-    counted = countTransactions(state);
-  });
-
-  afterEach(async () => {
-    await opened.close();
-  });
+  const test = useCountedTestState();
 
   const accept = (writer: InboxWriter, account: string, n: number) =>
     writer.accept("telegram", account, message(account, n), `session-${account}`);
 
   it("share one durable commit; a redelivery among them resolves undefined", async () => {
     let commits = 0;
-    const writer = new InboxWriter(state, undefined, () => commits++);
+    const writer = new InboxWriter(test.state, undefined, () => commits++);
     const ids = await Promise.all([accept(writer, "a", 1), accept(writer, "b", 1), accept(writer, "a", 2)]);
     expect(ids.every((id) => typeof id === "number")).toBe(true);
-    expect(counted.durable).toBe(1);
+    expect(test.counted.durable).toBe(1);
     expect(commits).toBe(1);
     expect(await Promise.all([accept(writer, "a", 2), accept(writer, "b", 2)])).toEqual([
       undefined,
       expect.any(Number),
     ]);
-    expect(counted.durable).toBe(2);
-    expect((await state.inbox.received()).map((row) => row.eventId)).toEqual(["a-1", "b-1", "a-2", "b-2"]);
+    expect(test.counted.durable).toBe(2);
+    expect((await test.state.inbox.received()).map((row) => row.eventId)).toEqual(["a-1", "b-1", "a-2", "b-2"]);
   });
 
   it("an account whose fence refuses fails only its own events; the others are committed", async () => {
-    const writer = new InboxWriter(state, (_channel, account) =>
+    const writer = new InboxWriter(test.state, (_channel, account) =>
       account === "lost"
         ? async () => {
             throw new Error("lease lost");
@@ -63,6 +50,6 @@ describe("InboxWriter: events of one tick, across accounts", () => {
     expect(kept).toMatchObject({ status: "fulfilled", value: expect.any(Number) });
     expect(alsoKept).toMatchObject({ status: "fulfilled", value: expect.any(Number) });
     expect(lost).toMatchObject({ status: "rejected", reason: expect.objectContaining({ message: "lease lost" }) });
-    expect((await state.inbox.received()).map((row) => row.eventId)).toEqual(["kept-1", "other-1"]);
+    expect((await test.state.inbox.received()).map((row) => row.eventId)).toEqual(["kept-1", "other-1"]);
   });
 });

@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { MessageToolCalls } from "../channels/message-tool.js";
-import type { StateStore } from "../state/index.js";
-import { countTransactions, openTestState, type TestState, type TransactionCount } from "../testing/state.js";
+import { useCountedTestState } from "../testing/counted-state.js";
 import { TurnCommitter } from "./commit.js";
 
 const noTools: MessageToolCalls = {
@@ -9,23 +8,11 @@ const noTools: MessageToolCalls = {
 };
 
 describe("TurnCommitter: completions without a transcript or replies", () => {
-  let opened: TestState;
-  let state: StateStore;
-  let counted: TransactionCount;
-
-  beforeEach(async () => {
-    opened = await openTestState();
-    state = opened.state;
-    counted = countTransactions(state);
-  });
-
-  afterEach(async () => {
-    await opened.close();
-  });
+  const test = useCountedTestState();
 
   /** Received inbox rows, one a session. */
   async function received(count: number): Promise<number[]> {
-    const ids = await state.inbox.accept(
+    const ids = await test.state.inbox.accept(
       Array.from({ length: count }, (_, i) => ({
         channel: "telegram",
         account: "default",
@@ -36,28 +23,28 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
       })),
       Date.now(),
     );
-    counted.all = 0;
+    test.counted.all = 0;
     return ids as number[];
   }
 
-  const open = async () => (await state.inbox.received()).map((row) => row.id);
+  const open = async () => (await test.state.inbox.received()).map((row) => row.id);
 
   it("commits the ones of one tick in one transaction, each inbox row marked done", async () => {
     const ids = await received(5);
-    const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
+    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
     const rows = await Promise.all(
       ids.map((id, i) =>
         committer.commit({ sessionKey: `agent:main:telegram:group:${i}`, inboxId: id, sessions: [], replies: [] }),
       ),
     );
     expect(rows).toEqual([[], [], [], [], []]);
-    expect(counted.all).toBe(1);
+    expect(test.counted.all).toBe(1);
     expect(await open()).toEqual([]);
   });
 
   it("buffered messages of one tick: their rows marked buffered and their context marks written, in the one transaction", async () => {
     const ids = await received(3);
-    const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
+    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
     const marked: string[] = [];
     await Promise.all(
       ids.map((id, i) =>
@@ -68,21 +55,23 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
           sessions: [],
           replies: [],
           also: async (sql) => {
-            await state.kv.set("test", `mark-${i}`, JSON.stringify({ at: i }), undefined, sql);
+            await test.state.kv.set("test", `mark-${i}`, JSON.stringify({ at: i }), undefined, sql);
             marked.push(`mark-${i}`);
           },
         }),
       ),
     );
-    expect(counted.all).toBe(1);
+    expect(test.counted.all).toBe(1);
     expect(marked).toEqual(["mark-0", "mark-1", "mark-2"]);
-    const statuses = await state.db.all<{ id: number; status: string }>("SELECT id, status FROM inbox ORDER BY id");
+    const statuses = await test.state.db.all<{ id: number; status: string }>(
+      "SELECT id, status FROM inbox ORDER BY id",
+    );
     expect(statuses.map((r) => r.status)).toEqual(["buffered", "done", "buffered"]);
   });
 
   it("a fence that refuses fails only its own completion; the others of the tick commit", async () => {
     const ids = await received(3);
-    const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
+    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
     const refused = new Error("the lease is lost");
     const outcomes = await Promise.allSettled(
       ids.map((id, i) =>
@@ -104,15 +93,15 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((outcomes[1] as PromiseRejectedResult).reason).toBe(refused);
     // The shared transaction rolled back; each was then committed on its own.
-    expect(counted.all).toBe(1 + 3);
+    expect(test.counted.all).toBe(1 + 3);
     expect(await open()).toEqual([ids[1]]);
   });
 
   it("one alone in its tick commits in its own transaction", async () => {
     const [id] = await received(1);
-    const committer = new TurnCommitter(state, noTools, { warn: () => undefined });
+    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
     await committer.commit({ sessionKey: "agent:main:telegram:group:0", inboxId: id, sessions: [], replies: [] });
-    expect(counted.all).toBe(1);
+    expect(test.counted.all).toBe(1);
     expect(await open()).toEqual([]);
   });
 });
