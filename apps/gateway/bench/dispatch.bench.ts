@@ -11,7 +11,7 @@ const MESSAGES = 5_000;
 const DIRECT_EVERY = 5;
 
 // See createDispatchHarness: real InboundRouter, the durable inbox on SQLite (temp home), Dispatcher,
-// TurnQueue, TurnRunner and SessionStore of a config-less gateway; the clock stops where the AI SDK calls the
+// TurnQueue, TurnRunner and SessionStore of a config-less gateway; the clock stops where the turn loop calls the
 // (demo) model. Messages go one at a time, round-robin over the conversations, so no message waits
 // behind another's turn: the figure is the per-message overhead, not queueing. Measured in a plain node
 // process (bench/support/measure-dispatch.ts), as the gateway runs.

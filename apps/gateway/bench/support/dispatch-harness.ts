@@ -79,10 +79,10 @@ class CommitSignallingTurnRunner extends TurnRunner {
  * wires it: `ChannelSupervisor` → `InboundRouter` (the durable inbox on SQLite, with its dedupe
  * key and the inbound ref, `sessionKeyFor`) → `Dispatcher` (`TurnQueue`, the session's next inbox
  * row) → the real `TurnRunner` (session store, transcript history from the database, `message`
- * tool schema, system prompt, typing indicator) → `runTurn` → the AI SDK → the default model of a
+ * tool schema, system prompt, typing indicator) → `runTurn` → the turn loop → the default model of a
  * config-less gateway, the offline demo model.
  *
- * The clock stops when the AI SDK calls the model's `doGenerate`: that is the moment a real turn
+ * The clock stops when the turn loop calls the model's `doGenerate`: that is the moment a real turn
  * would start waiting for a model, so everything before it is the gateway's own overhead and
  * nothing of the model is counted (the demo's `doGenerate` is wrapped only to read the clock).
  * The channel costs nothing (see `createBenchChannel`), so no platform time is counted either.

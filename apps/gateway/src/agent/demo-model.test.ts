@@ -1,11 +1,11 @@
 import { buildMessageTool, type ChannelCapabilities, ChorusError, type MessageToolInput } from "@chorus/core";
-import { stepCountIs, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import type { ModelConfig } from "../config/schema.js";
 import { DemoLanguageModel } from "./demo-model.js";
 import { planDemoStep } from "./demo-reply.js";
-import { toAiTool } from "./message-tool.js";
-import { runTurn } from "./run-turn.js";
+import { readModelStream } from "./model-step.js";
+import { runSteps, runTurn } from "./run-turn.js";
+import { turnPrompt } from "./turn-prompt.js";
 import type { LanguageModelV3Message, LanguageModelV3StreamPart } from "./types.js";
 
 const capabilities: ChannelCapabilities = {
@@ -138,21 +138,29 @@ describe("the demo model through runTurn", () => {
 });
 
 describe("DemoLanguageModel.doStream", () => {
-  it("streams the tool call and the text through streamText", async () => {
-    const tool = toAiTool(binding(async () => ({ ok: true })));
-    const result = streamText({
-      model: new DemoLanguageModel(),
-      messages: [{ role: "user", content: "hello there" }],
-      tools: { message: tool },
-      stopWhen: stepCountIs(4),
+  it("streams the tool call, then the text in word-sized deltas, through the turn loop", async () => {
+    const calls: MessageToolInput[] = [];
+    const result = await runSteps(new DemoLanguageModel(), {
+      prompt: turnPrompt("s", [], "hello there"),
+      tool: binding(async (input) => {
+        calls.push(input);
+        return { ok: true };
+      }),
+      maxSteps: 4,
+      stream: true,
+      maxRetries: 0,
+      temperature: undefined,
+      signal: undefined,
     });
+    expect(result).toMatchObject({ steps: 2, text: LABELLED, finishReason: "stop" });
+    expect(calls).toEqual([{ action: "react", emoji: "👍" }]);
+    const { stream } = await new DemoLanguageModel().doStream({ prompt: turnPrompt("s", [], "hello there") });
+    const [copy, read] = stream.tee();
     const deltas: string[] = [];
-    for await (const part of result.fullStream) if (part.type === "text-delta") deltas.push(part.text);
-    const steps = await result.steps;
-    expect(steps).toHaveLength(2);
-    expect(steps[0]?.toolCalls.map((call) => call.input)).toEqual([{ action: "react", emoji: "👍" }]);
+    for await (const part of copy) if (part.type === "text-delta") deltas.push(part.delta);
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.join("")).toBe(LABELLED);
+    expect((await readModelStream(read)).content).toEqual([{ type: "text", text: LABELLED }]);
   });
 
   it("emits stream-start first and finish last", async () => {

@@ -1,15 +1,15 @@
-import { ChorusError, type ErrorCode } from "@chorus/core";
 import {
   APICallError,
   EmptyResponseBodyError,
   InvalidResponseDataError,
   JSONParseError,
   NoContentGeneratedError,
-  NoOutputGeneratedError,
-  RetryError,
   TypeValidationError,
-} from "ai";
+} from "@ai-sdk/provider";
+import { ChorusError, type ErrorCode } from "@chorus/core";
 import type { ModelConfig } from "../config/schema.js";
+import { isAbortError, ModelRetriesError } from "./model-retries.js";
+import { IncompleteModelReplyError } from "./model-step.js";
 
 /** A model call that failed (HTTP error, rate limit, bad reply, timeout, network): one clean line, no stack. */
 export class AgentError extends ChorusError {
@@ -46,7 +46,7 @@ export interface AgentErrorContext {
 export function toAgentError(error: unknown, config: ModelConfig, context: AgentErrorContext = {}): AgentError {
   if (error instanceof AgentError) return error;
   const where = describeModel(config);
-  const retried = RetryError.isInstance(error);
+  const retried = error instanceof ModelRetriesError;
   const cause = retried ? error.lastError : error;
   const attempts = retried ? ` after ${error.errors.length} attempts` : "";
   const base = { provider: config.provider, ...(retried ? { attempts: error.errors.length } : {}) };
@@ -58,7 +58,7 @@ export function toAgentError(error: unknown, config: ModelConfig, context: Agent
       details: { ...base, ...options.details },
     });
 
-  if (context.cancelled || (isAbort(cause) && !isTimeout(cause))) {
+  if (context.cancelled || (isAbortError(cause) && !isTimeout(cause))) {
     return make("E_PLATFORM", `The turn was cancelled before ${where} answered`, { retryable: false });
   }
   if (isTimeout(cause)) {
@@ -149,10 +149,6 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && error.name === "TimeoutError";
 }
 
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
-}
-
 function isUnparseable(error: unknown): boolean {
   return (
     JSONParseError.isInstance(error) ||
@@ -160,7 +156,7 @@ function isUnparseable(error: unknown): boolean {
     InvalidResponseDataError.isInstance(error) ||
     EmptyResponseBodyError.isInstance(error) ||
     NoContentGeneratedError.isInstance(error) ||
-    NoOutputGeneratedError.isInstance(error)
+    error instanceof IncompleteModelReplyError
   );
 }
 

@@ -2,7 +2,7 @@ export { DemoLanguageModel } from "./demo-model.js";
 export { DEMO_REACTION, type DemoStep, demoText, planDemoStep, readGroupBatch } from "./demo-reply.js";
 export { AgentError, type AgentErrorContext, describeModel, toAgentError } from "./errors.js";
 export { type ModelFailure, ModelFailures, withoutModelAddress } from "./failures.js";
-export { runMessageTool, toAiTool, toolFailure } from "./message-tool.js";
+export { runMessageTool, runToolCall, toModelTool, toolFailure } from "./message-tool.js";
 export {
   type CreateLanguageModelOptions,
   createLanguageModel,

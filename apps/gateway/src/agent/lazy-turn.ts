@@ -3,8 +3,9 @@ import type { TurnInput, TurnResult } from "./types.js";
 let module: Promise<typeof import("./run-turn.js")> | undefined;
 
 /**
- * `runTurn`, with the AI SDK (`ai`, ~0.3 s and ~15 MB to load) imported on the first turn rather
- * than when the gateway starts: a gateway that has not run a turn yet has not loaded it.
+ * `runTurn`, with the turn loop and the model specification's errors (`@ai-sdk/provider`) imported
+ * on the first turn rather than when the gateway starts: a gateway that has not run a turn yet has
+ * not loaded them, nor any provider.
  */
 export async function runTurn(input: TurnInput): Promise<TurnResult> {
   module ??= import("./run-turn.js");

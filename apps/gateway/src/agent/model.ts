@@ -13,7 +13,7 @@ export interface CreateLanguageModelOptions {
 }
 
 /**
- * The AI SDK language model a model config names. Each provider's module is imported only when an
+ * The language model (the AI SDK's specification v3) a model config names. Each provider's module is imported only when an
  * agent uses it, so the gateway's cold start does not pay for providers nobody configured.
  */
 export async function createLanguageModel(

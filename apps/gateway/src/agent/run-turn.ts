@@ -1,89 +1,99 @@
-import { ChorusError } from "@chorus/core";
-import {
-  generateText,
-  type LanguageModelUsage,
-  type ModelMessage,
-  type StepResult,
-  stepCountIs,
-  streamText,
-  type ToolSet,
-} from "ai";
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { toAgentError } from "./errors.js";
-import { settleMessageSchema } from "./message-schema.js";
-import { toAiTool, toolFailure } from "./message-tool.js";
+import { runToolCall, toModelTool } from "./message-tool.js";
 import { createLanguageModel } from "./model.js";
-import type { TurnInput, TurnResult, TurnToolCall } from "./types.js";
-
-settleMessageSchema();
+import { generateStep, type ModelStep, streamStep } from "./model-step.js";
+import { stepMessages, turnPrompt } from "./turn-prompt.js";
+import type { MessageToolBinding, TurnInput, TurnResult, TurnToolCall } from "./types.js";
 
 /** Runs one agent turn: the model answers `user`, calling the `message` tool up to `maxSteps` steps. */
 export async function runTurn(input: TurnInput): Promise<TurnResult> {
   const { model: config } = input;
-  const tools: ToolSet = input.tool ? { [input.tool.definition.name]: toAiTool(input.tool) } : {};
-  const messages: ModelMessage[] = [
-    ...input.history.map((message): ModelMessage => ({ role: message.role, content: message.content })),
-    { role: "user", content: input.user },
-  ];
-  const settings = {
-    model: await createLanguageModel(config),
-    system: input.system,
-    messages,
-    tools,
-    stopWhen: stepCountIs(input.maxSteps),
-    maxRetries: config.provider === "demo" || config.provider === "external" ? 0 : config.maxRetries,
-    ...(config.provider !== "demo" && config.provider !== "external" && config.temperature !== undefined
-      ? { temperature: config.temperature }
-      : {}),
-    ...(input.signal ? { abortSignal: input.signal } : {}),
-  };
+  const remote = config.provider !== "demo" && config.provider !== "external" ? config : undefined;
   try {
-    if (config.provider !== "demo" && config.provider !== "external" && config.stream) {
-      let failure: { error: unknown } | undefined;
-      const result = streamText({
-        ...settings,
-        onError: ({ error }) => {
-          failure ??= { error };
-        },
-      });
-      await result.consumeStream();
-      if (failure) throw failure.error;
-      input.signal?.throwIfAborted();
-      return summarize(await result.steps, await result.totalUsage);
-    }
-    const result = await generateText(settings);
-    return summarize(result.steps, result.totalUsage);
+    const result = await runSteps(await createLanguageModel(config), {
+      prompt: turnPrompt(input.system, input.history, input.user),
+      tool: input.tool,
+      maxSteps: input.maxSteps,
+      stream: remote?.stream === true,
+      maxRetries: remote?.maxRetries ?? 0,
+      temperature: remote?.temperature,
+      signal: input.signal,
+    });
+    input.signal?.throwIfAborted();
+    return result;
   } catch (error) {
     throw toAgentError(error, config, { cancelled: input.signal?.aborted === true });
   }
 }
 
-function summarize(steps: readonly StepResult<ToolSet>[], usage: LanguageModelUsage): TurnResult {
-  const last = steps.at(-1);
-  const result: TurnResult = {
-    text: last?.text ?? "",
-    toolCalls: steps.flatMap(toolCallsOf),
-    steps: steps.length,
-    finishReason: last?.finishReason ?? "other",
-  };
-  // Set one by one rather than spread into a literal: see `copyWith`.
-  const tokens: NonNullable<TurnResult["usage"]> = {};
-  if (usage.inputTokens !== undefined) tokens.inputTokens = usage.inputTokens;
-  if (usage.outputTokens !== undefined) tokens.outputTokens = usage.outputTokens;
-  if (Object.keys(tokens).length > 0) result.usage = tokens;
+/** How `runSteps` calls the model. */
+export interface StepsOptions {
+  prompt: LanguageModelV3Prompt;
+  tool: MessageToolBinding | undefined;
+  maxSteps: number;
+  /** Read each answer as a stream rather than in one piece. */
+  stream: boolean;
+  maxRetries: number;
+  temperature: number | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * Calls the model, runs the tool calls of its answer and calls it again with their results, until
+ * an answer calls no tool or `maxSteps` answers were made. The prompt grows by each step's messages.
+ */
+export async function runSteps(model: LanguageModelV3, options: StepsOptions): Promise<TurnResult> {
+  const { prompt, tool, signal } = options;
+  const call: LanguageModelV3CallOptions = { prompt };
+  if (tool) {
+    call.tools = [toModelTool(tool)];
+    call.toolChoice = { type: "auto" };
+  }
+  if (options.temperature !== undefined) call.temperature = options.temperature;
+  if (signal) call.abortSignal = signal;
+  const result: TurnResult = { text: "", toolCalls: [], steps: 0, finishReason: "other" };
+  const usage = new UsageSum();
+  for (;;) {
+    signal?.throwIfAborted();
+    const step: ModelStep = options.stream
+      ? await streamStep(model, call, options.maxRetries)
+      : await generateStep(model, call, options.maxRetries);
+    result.steps += 1;
+    result.finishReason = step.finishReason;
+    usage.add(step);
+    const calls: TurnToolCall[] = [];
+    let text = "";
+    for (const part of step.content) {
+      if (part.type === "text") text += part.text;
+      else if (part.type === "tool-call" && !part.providerExecuted) calls.push(await runToolCall(part, tool));
+    }
+    result.text = text;
+    result.toolCalls.push(...calls);
+    if (calls.length === 0 || result.steps >= options.maxSteps) break;
+    prompt.push(...stepMessages(step.content, calls));
+  }
+  const tokens = usage.total();
+  if (tokens) result.usage = tokens;
   return result;
 }
 
-/** The tool calls of one step with what each returned; calls the SDK refused carry their error. */
-function toolCallsOf(step: StepResult<ToolSet>): TurnToolCall[] {
-  return step.content.flatMap((part): TurnToolCall[] => {
-    if (part.type === "tool-result") {
-      return [{ id: part.toolCallId, name: part.toolName, input: part.input, output: part.output }];
-    }
-    if (part.type === "tool-error") {
-      const reason = part.error instanceof Error ? part.error.message : String(part.error);
-      const refused = new ChorusError("E_INVALID_INPUT", `The ${part.toolName} call could not run: ${reason}`);
-      return [{ id: part.toolCallId, name: part.toolName, input: part.input, output: toolFailure(refused) }];
-    }
-    return [];
-  });
+/** The tokens of a turn's steps, added up; a count no step reported stays unknown. */
+class UsageSum {
+  #input: number | undefined;
+  #output: number | undefined;
+
+  add(step: ModelStep): void {
+    const { inputTokens, outputTokens } = step.usage;
+    if (inputTokens.total !== undefined) this.#input = (this.#input ?? 0) + inputTokens.total;
+    if (outputTokens.total !== undefined) this.#output = (this.#output ?? 0) + outputTokens.total;
+  }
+
+  total(): TurnResult["usage"] {
+    if (this.#input === undefined && this.#output === undefined) return undefined;
+    const tokens: NonNullable<TurnResult["usage"]> = {};
+    if (this.#input !== undefined) tokens.inputTokens = this.#input;
+    if (this.#output !== undefined) tokens.outputTokens = this.#output;
+    return tokens;
+  }
 }

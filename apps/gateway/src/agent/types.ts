@@ -1,24 +1,16 @@
 import type { MessageToolDefinition, MessageToolInput } from "@chorus/core";
-import type { LanguageModel } from "ai";
 import type { ModelConfig } from "../config/schema.js";
 
-/** The AI SDK's language model specification v3 (`LanguageModelV3` of `@ai-sdk/provider`). */
-export type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: "v3" }>;
-/** What `doGenerate` and `doStream` receive. */
-export type LanguageModelV3CallOptions = Parameters<LanguageModelV3["doGenerate"]>[0];
-/** What `doGenerate` resolves with. */
-export type LanguageModelV3GenerateResult = Awaited<ReturnType<LanguageModelV3["doGenerate"]>>;
-/** What `doStream` resolves with. */
-export type LanguageModelV3StreamResult = Awaited<ReturnType<LanguageModelV3["doStream"]>>;
-/** One part of the stream `doStream` returns. */
-export type LanguageModelV3StreamPart =
-  LanguageModelV3StreamResult["stream"] extends ReadableStream<infer Part> ? Part : never;
-/** One message of a model prompt. */
-export type LanguageModelV3Message = LanguageModelV3CallOptions["prompt"][number];
-/** One piece of generated content. */
-export type LanguageModelV3Content = LanguageModelV3GenerateResult["content"][number];
-/** Token counts of one model call. */
-export type LanguageModelV3Usage = LanguageModelV3GenerateResult["usage"];
+export type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3Message,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
 
 /** A message of the conversation so far, as the transcript keeps it. */
 export interface ChatMessage {

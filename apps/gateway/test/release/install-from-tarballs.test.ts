@@ -78,8 +78,9 @@ describe("release check: installable as published", () => {
     // Installed, not linked: real directories under node_modules.
     expect(existsSync(join(dest, "node_modules", "@chorus", "core", "dist", "index.js"))).toBe(true);
     expect(existsSync(join(dest, "node_modules", ".bin", "chorus"))).toBe(true);
-    // The AI SDK is (the demo agent runs through it); the model providers are not.
-    expect(existsSync(join(dest, "node_modules", "ai", "package.json"))).toBe(true);
+    // The model specification is (the demo agent is a model of it); the AI SDK and the providers are not.
+    expect(existsSync(join(dest, "node_modules", "@ai-sdk", "provider", "package.json"))).toBe(true);
+    expect(existsSync(join(dest, "node_modules", "ai"))).toBe(false);
     for (const provider of ["@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google", "ollama-ai-provider-v2"])
       expect(existsSync(join(dest, "node_modules", provider)), provider).toBe(false);
   }, 600_000);
