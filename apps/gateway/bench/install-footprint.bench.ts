@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,11 +32,11 @@ for (const entry of await readdir(modules, { withFileTypes: true })) {
   } else packages.push([entry.name, du(join(modules, entry.name))]);
 }
 packages.sort((a, b) => b[1] - a[1]);
-// better-sqlite3 is compiled here (no prebuilt binary can be downloaded): its object files and
-// build tree stay in node_modules; a prebuilt install has only the .node file.
+// Where better-sqlite3 is compiled in place (no prebuilt binary could be downloaded), its object
+// files and build tree stay in node_modules; a prebuilt install has only the .node file.
 const sqliteBuild = ["build/Release/obj", "build/Release/obj.target", "build/Release/.deps", "build/deps"]
   .map((path) => join(modules, "better-sqlite3", path))
-  .reduce((sum, path) => sum + (safeDu(path) ?? 0), 0);
+  .reduce((sum, path) => sum + (duIfPresent(path) ?? 0), 0);
 // What one model provider adds, installed the way the gateway's error says (at its peer range).
 const { peerDependencies } = JSON.parse(readFileSync(join(modules, "@chorus", "gateway", "package.json"), "utf8")) as {
   peerDependencies: Record<string, string>;
@@ -76,12 +76,9 @@ recordFigures("install-footprint", {
   ),
 });
 
-function safeDu(path: string): number | undefined {
-  try {
-    return du(path);
-  } catch {
-    return undefined;
-  }
+/** Disk usage of a path that may not exist (a build directory a prebuilt install does not have). */
+function duIfPresent(path: string): number | undefined {
+  return existsSync(path) ? du(path) : undefined;
 }
 
 describe("install footprint", () => {

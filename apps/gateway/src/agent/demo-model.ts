@@ -80,10 +80,27 @@ function finishReasonOf(step: DemoStep): LanguageModelV3GenerateResult["finishRe
 
 /** Deterministic token counts: one token per four characters of prompt text and output. */
 function usageOf(options: LanguageModelV3CallOptions, step: DemoStep): LanguageModelV3Usage {
-  const input = Math.ceil(JSON.stringify(options.prompt).length / 4);
+  const input = Math.ceil(promptLength(options.prompt) / 4);
   const output = Math.ceil((step.kind === "text" ? step.text : JSON.stringify(step.input)).length / 4);
   return {
     inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: output, text: output, reasoning: undefined },
   };
+}
+
+/** The characters of a prompt's text, counted without serialising it (the demo runs every turn of a fresh install). */
+function promptLength(prompt: LanguageModelV3CallOptions["prompt"]): number {
+  let length = 0;
+  for (const message of prompt) {
+    if (typeof message.content === "string") {
+      length += message.content.length;
+      continue;
+    }
+    for (const part of message.content) {
+      if (part.type === "text" || part.type === "reasoning") length += part.text.length;
+      else if (part.type === "tool-call") length += JSON.stringify(part.input ?? null).length;
+      else if (part.type === "tool-result") length += JSON.stringify(part.output).length;
+    }
+  }
+  return length;
 }
