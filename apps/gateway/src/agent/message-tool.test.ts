@@ -1,21 +1,12 @@
-import { buildMessageTool, type ChannelCapabilities, type MessageToolInput } from "@chorus/core";
+import { buildMessageTool, type MessageToolInput } from "@chorus/core";
 import { describe, expect, it } from "vitest";
+import { fullCapabilities } from "../testing/index.js";
 import { runToolCall, toModelTool } from "./message-tool.js";
 import type { MessageToolBinding } from "./types.js";
 
-const capabilities: ChannelCapabilities = {
-  chatTypes: ["direct", "group"],
-  reactions: { clearAll: true, singleSlot: false, tapbackOnly: false, addOnly: false, list: true },
-  typing: true,
-  inboundReactions: true,
-  replies: true,
-  threads: false,
-  maxTextLength: 4000,
-};
-
 function binding(calls: MessageToolInput[] = []): MessageToolBinding {
   return {
-    definition: buildMessageTool({ capabilities, channel: "Test" }),
+    definition: buildMessageTool({ capabilities: fullCapabilities(), channel: "Test" }),
     execute: async (input) => {
       calls.push(input);
       return { ok: true };

@@ -1,32 +1,14 @@
-import {
-  buildMessageTool,
-  type ChannelCapabilities,
-  ChorusError,
-  type MessageToolInput,
-  type ReactionCapabilities,
-} from "@chorus/core";
+import { buildMessageTool, ChorusError, type MessageToolInput } from "@chorus/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../testing/index.js";
+import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, fullCapabilities } from "../testing/index.js";
 import { runTurn } from "./run-turn.js";
 import type { MessageToolBinding } from "./types.js";
-
-function capabilities(reactions: Partial<ReactionCapabilities> = {}): ChannelCapabilities {
-  return {
-    chatTypes: ["direct", "group"],
-    reactions: { clearAll: true, singleSlot: false, tapbackOnly: false, addOnly: false, list: true, ...reactions },
-    typing: true,
-    inboundReactions: true,
-    replies: true,
-    threads: false,
-    maxTextLength: 4000,
-  };
-}
 
 function binding(
   execute: (input: MessageToolInput) => Promise<unknown> = async () => ({ ok: true }),
   options: Partial<Parameters<typeof buildMessageTool>[0]> = {},
 ): MessageToolBinding {
-  return { definition: buildMessageTool({ capabilities: capabilities(), channel: "Test", ...options }), execute };
+  return { definition: buildMessageTool({ capabilities: fullCapabilities(), channel: "Test", ...options }), execute };
 }
 
 /** The tool messages of a recorded request, their content parsed. */
@@ -153,7 +135,7 @@ describe.each([false, true])("runTurn against an OpenAI-compatible server (strea
       history: [],
       user: "hi",
       tool: {
-        definition: buildMessageTool({ capabilities: capabilities({ list: false }), channel: "Test" }),
+        definition: buildMessageTool({ capabilities: fullCapabilities({ list: false }), channel: "Test" }),
         execute: async () => {
           executed = true;
           return { ok: true };
@@ -222,7 +204,7 @@ describe("the tool schema the model receives", () => {
 
   it("leaves out what the channel cannot honour", async () => {
     const addOnly = buildMessageTool({
-      capabilities: capabilities({ addOnly: true, clearAll: false, list: false }),
+      capabilities: fullCapabilities({ addOnly: true, clearAll: false, list: false }),
       channel: "Test",
     });
     await runTurn({

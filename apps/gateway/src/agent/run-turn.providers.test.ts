@@ -1,4 +1,4 @@
-import { buildMessageTool, type ChannelCapabilities, type MessageToolInput } from "@chorus/core";
+import { buildMessageTool, type MessageToolInput } from "@chorus/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelConfig } from "../config/schema.js";
 import {
@@ -8,19 +8,10 @@ import {
   createFakeOpenAI,
   type FakeProvider,
   type FakeProviderReply,
+  fullCapabilities,
 } from "../testing/index.js";
 import { AgentError } from "./errors.js";
 import { runTurn } from "./run-turn.js";
-
-const capabilities: ChannelCapabilities = {
-  chatTypes: ["direct", "group"],
-  reactions: { clearAll: true, singleSlot: false, tapbackOnly: false, addOnly: false, list: true },
-  typing: true,
-  inboundReactions: true,
-  replies: true,
-  threads: false,
-  maxTextLength: 4000,
-};
 
 /** One provider under test: its fake, the model config pointing at it, and how it carries the key. */
 interface Subject {
@@ -110,7 +101,7 @@ describe.each(["openai", "anthropic", "google", "ollama"])("the %s provider agai
       user: "react to this",
       maxSteps: 4,
       tool: {
-        definition: buildMessageTool({ capabilities, channel: "Test" }),
+        definition: buildMessageTool({ capabilities: fullCapabilities(), channel: "Test" }),
         execute: async (input) => {
           calls.push(input);
           return { ok: true, action: "react", op: "add", emoji: "👍" };

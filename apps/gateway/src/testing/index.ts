@@ -1,3 +1,4 @@
+export { fullCapabilities } from "./channel-capabilities.js";
 export { anthropicWire, createFakeAnthropic } from "./fake-anthropic.js";
 export { createFakeGoogle, googleWire } from "./fake-google.js";
 export { createFakeOllama, ollamaWire } from "./fake-ollama.js";
