@@ -58,6 +58,16 @@ console.log(
     `${cost.gcMs.toFixed(0)} ms in all (${cost.majorGcCount} full ones: ${cost.majorGcMs.toFixed(0)} ms); longest event-loop block ${cost.maxBlockMs.toFixed(1)} ms`,
 );
 
+// Profile: which windows a GC pause fell into, and the windows without one.
+const paused = (s: DispatchSample) =>
+  cost.gcPauses.some(([start, ms]) => start < s.emittedAt + s.dispatchUs / 1000 && start + ms > s.emittedAt);
+const withGc = samples.filter(paused);
+const withoutGc = samples.filter((s) => !paused(s));
+console.log(
+  `  profile — ${withGc.length} of ${MESSAGES} windows (${((100 * withGc.length) / MESSAGES).toFixed(1)}%) had a GC pause in them: ` +
+    `p50 ${us(withGc, 0.5)} µs; the other ${withoutGc.length}: p50 ${us(withoutGc, 0.5)} µs, p99 ${us(withoutGc, 0.99)} µs`,
+);
+
 // Profile: the same path with the inbox commit's WAL sync left out, to show what it still costs the turn
 // (it runs in the thread pool while the turn goes on, and the next commits share it).
 console.log(
@@ -81,6 +91,16 @@ recordFigures("dispatch", {
   turnP99Ms: { value: percentile(turnMs, 0.99), unit: "ms", what: "whole turn with the demo model" },
   turnCpuUs: { value: cpuUsPerTurn, unit: "µs", what: "process CPU time per turn (user + system)" },
   gcPauseMsPerThousandTurns: { value: (cost.gcMs / MESSAGES) * 1000, unit: "ms", what: "GC pauses per 1,000 turns" },
+  gcWindowsPercent: {
+    value: (100 * withGc.length) / MESSAGES,
+    unit: "%",
+    what: "profile: dispatch windows a GC pause fell into",
+  },
+  withoutGcDispatchP99Ms: {
+    value: dispatchUs(withoutGc, 0.99) / 1000,
+    unit: "ms",
+    what: "profile: dispatch p99 of the windows without a GC pause",
+  },
   unsyncedDispatchP99Ms: {
     value: percentile(unsyncedUs, 0.99) / 1000,
     unit: "ms",

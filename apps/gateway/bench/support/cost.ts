@@ -10,6 +10,8 @@ export interface ProcessCost {
   /** Of those, the full (mark-compact) collections and their pause in ms. */
   majorGcCount: number;
   majorGcMs: number;
+  /** Every GC pause: when it started (`performance.now()`) and how long it lasted, in ms. */
+  gcPauses: [startMs: number, durationMs: number][];
   /** The longest the event loop was blocked, in ms (1 ms resolution). */
   maxBlockMs: number;
 }
@@ -20,10 +22,12 @@ export async function measureCost<T>(work: () => Promise<T>): Promise<{ value: T
   let gcMs = 0;
   let majorGcCount = 0;
   let majorGcMs = 0;
+  const gcPauses: [number, number][] = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       gcCount++;
       gcMs += entry.duration;
+      gcPauses.push([entry.startTime, entry.duration]);
       const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } };
       if (detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
         majorGcCount++;
@@ -43,6 +47,14 @@ export async function measureCost<T>(work: () => Promise<T>): Promise<{ value: T
   observer.disconnect();
   return {
     value,
-    cost: { cpuUs: cpu.user + cpu.system, gcCount, gcMs, majorGcCount, majorGcMs, maxBlockMs: delay.max / 1e6 },
+    cost: {
+      cpuUs: cpu.user + cpu.system,
+      gcCount,
+      gcMs,
+      majorGcCount,
+      majorGcMs,
+      gcPauses,
+      maxBlockMs: delay.max / 1e6,
+    },
   };
 }

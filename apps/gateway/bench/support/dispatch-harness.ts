@@ -30,6 +30,8 @@ export interface DispatchSample {
   direct: boolean;
   /** `emit(event)` → the turn hands its prompt to the model (`doGenerate`), in microseconds. */
   dispatchUs: number;
+  /** When the message was emitted (`performance.now()`), to place the sample beside GC pauses. */
+  emittedAt: number;
   /** `emit(event)` → the turn committed and its reply sent from the outbox, in ms. */
   turnMs: number;
 }
@@ -207,7 +209,12 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
       await committed;
       waiting = undefined;
       if (current.modelAt === undefined) throw new Error(`the turn for "${text}" committed without calling the model`);
-      return { direct, dispatchUs: (current.modelAt - emittedAt) * 1000, turnMs: committedAt - emittedAt };
+      return {
+        direct,
+        emittedAt,
+        dispatchUs: (current.modelAt - emittedAt) * 1000,
+        turnMs: committedAt - emittedAt,
+      };
     },
     async close() {
       DemoLanguageModel.prototype.doGenerate = originalGenerate;
