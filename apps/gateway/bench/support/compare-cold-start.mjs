@@ -8,7 +8,8 @@
 // in a fresh CHORUS_HOME without a config (webchat + demo agent), interleaved (A, B, B, A, …) so both
 // see the same machine state. Per spawn: wall time spawn → first GET /healthz 200, the process's
 // CPU time (utime + stime of /proc/<pid>/stat) and RSS at that moment, and RSS 2 s later.
-// Prints medians and ranges per build, and the load average before and after.
+// Prints medians, ranges and means per build (CPU time counts in 10 ms ticks: its mean over many
+// spawns says more than its median), and the load average before and after.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -104,7 +105,8 @@ function summary(label, samples) {
   const figure = (key, digits) => {
     const values = samples.map((sample) => sample[key]);
     const f = (value) => value.toFixed(digits);
-    return `${f(median(values))} (${f(Math.min(...values))}–${f(Math.max(...values))})`;
+    const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+    return `${f(median(values))} (${f(Math.min(...values))}–${f(Math.max(...values))}; mean ${f(mean)})`;
   };
   return (
     `${label}: ready ${figure("ms", 0)} ms, CPU at ready ${figure("cpuMs", 0)} ms, ` +
@@ -137,5 +139,5 @@ for (let round = 0; round < spawns; round++) {
 for (const build of builds) console.log(`${build.label} = ${build.bin}`);
 for (const build of builds) console.log(summary(`${build.label} (${spawns} spawns)`, build.samples));
 console.log(
-  `load average before ${loadBefore}, after ${load()} (1, 5, 15 min; ${availableParallelism()} cores); medians (min–max)`,
+  `load average before ${loadBefore}, after ${load()} (1, 5, 15 min; ${availableParallelism()} cores); median (min–max; mean)`,
 );
