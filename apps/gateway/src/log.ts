@@ -1,5 +1,10 @@
+import { createRequire } from "node:module";
 import type { Logger as CoreLogger } from "@chorus/core";
-import { type DestinationStream, type Logger, pino } from "pino";
+import type { DestinationStream, Logger } from "pino";
+
+// Required, not imported: pino is CommonJS, and an import makes Node's ES module loader scan it for
+// export names first (a few ms of CPU on every start).
+const { pino } = createRequire(import.meta.url)("pino") as typeof import("pino");
 
 /** Keys whose values never reach a log line, wherever they appear. */
 export const REDACTED_PATHS = [

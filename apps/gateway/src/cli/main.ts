@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { registerConfigCommands } from "./config.js";
 import { registerMessageCommands } from "./message.js";
@@ -11,6 +12,10 @@ import { registerPluginCommands } from "./plugins.js";
 import { registerSessionsCommands } from "./sessions.js";
 import { registerTokenCommand } from "./token.js";
 
+// Required, not imported: commander is CommonJS, and an import makes Node's ES module loader scan
+// it for export names first (a few ms of CPU on every command).
+const commander = createRequire(import.meta.url)("commander") as typeof import("commander");
+
 const { version } = JSON.parse(readFileSync(join(GATEWAY_PACKAGE_DIR, "package.json"), "utf8")) as {
   version: string;
 };
@@ -18,11 +23,11 @@ const { version } = JSON.parse(readFileSync(join(GATEWAY_PACKAGE_DIR, "package.j
 function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new InvalidArgumentError("expected a port number 0-65535");
+    throw new commander.InvalidArgumentError("expected a port number 0-65535");
   return port;
 }
 
-const program = new Command()
+const program = new commander.Command()
   .name("chorus")
   .description("One AI agent in the chat apps people already use.")
   .version(version, "-v, --version", "print the version")

@@ -2,12 +2,16 @@ import type { IncomingMessage, Server } from "node:http";
 import { createRequire } from "node:module";
 import type { Duplex } from "node:stream";
 import { type Logger, silentLogger } from "@chorus/core";
+import type { WebSocketServer } from "ws";
 import type { WebchatHub } from "./hub.js";
 import { SocketSession } from "./socket-session.js";
 
 // Required, not imported: ws is CommonJS, and its ESM wrapper imports its eight files one by one,
 // each of which Node's ESM loader then scans for export names (~30 ms of CPU on every start).
-const { WebSocketServer } = createRequire(import.meta.url)("ws") as typeof import("ws");
+// Required by the first upgrade, not at start (another ~25 ms of CPU): synchronously, inside the
+// `upgrade` event, as before. (Loading it with `await import()` there left a gap between the event
+// and `handleUpgrade`, and a browser's first connection hung now and then.)
+const requireWs = (): typeof import("ws") => createRequire(import.meta.url)("ws") as typeof import("ws");
 
 export interface WebchatSocketOptions {
   /** The upgrade path; default `/webchat/ws`. */
@@ -40,7 +44,9 @@ const CLOSE_GRACE_MS = 1000;
 export function attachWebchatSocket(server: Server, hub: WebchatHub, options: WebchatSocketOptions): WebchatSocket {
   const path = options.path ?? WEBCHAT_SOCKET_PATH;
   const logger = options.logger ?? silentLogger;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 64 * 1024 });
+  let wss: WebSocketServer | undefined;
+  const socketServer = (): WebSocketServer =>
+    (wss ??= new (requireWs().WebSocketServer)({ noServer: true, maxPayload: options.maxPayload ?? 64 * 1024 }));
   const sessions = new Set<SocketSession>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -50,7 +56,7 @@ export function attachWebchatSocket(server: Server, hub: WebchatHub, options: We
       refuse(socket, 401, "Unauthorized", "missing or wrong token: open the webchat with ?token=<gateway token>");
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => {
+    socketServer().handleUpgrade(request, socket, head, (ws) => {
       const session = new SocketSession(ws, hub, logger);
       sessions.add(session);
       ws.on("pong", () => {
@@ -97,7 +103,8 @@ export function attachWebchatSocket(server: Server, hub: WebchatHub, options: We
       server.off("upgrade", onUpgrade);
       unsubscribe();
       await Promise.all([...sessions].map((session) => closeSocket(session)));
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      const started = wss;
+      if (started) await new Promise<void>((resolve) => started.close(() => resolve()));
     },
   };
 }

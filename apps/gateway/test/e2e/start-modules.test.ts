@@ -11,6 +11,9 @@ import { connectWebchat } from "../support/webchat-client.js";
 /** Code of other commands: the plugin installer, `chorus doctor`, `chorus channels`, `chorus channels login`. */
 const OTHER_COMMANDS = /\/dist\/(plugins\/(install|npm)|cli\/(doctor|channels|login))\.js$/;
 
+/** The WebSocket library, loaded by the first browser that connects to the webchat. */
+const WS_MODULES = /\/node_modules\/ws\//;
+
 /** The gateway's own built modules (tsc's output; the CLI bundle is under its bin/). */
 const GATEWAY_DIST = `${pathToFileURL(join(GATEWAY_DIR, "dist")).href}/`;
 
@@ -39,9 +42,11 @@ describe("chorus start, webchat only: what is loaded at start and what on use", 
     expect(atStart).toContain(`${GATEWAY_DIST}cli/start.js`);
     expect(atStart).toContain(`${GATEWAY_DIST}webchat/plugin.js`);
     expect(atStart.filter((url) => OTHER_COMMANDS.test(url))).toEqual([]);
+    expect(loaded.filter((url) => WS_MODULES.test(url))).toEqual([]);
 
     const ada = await connectWebchat(gateway.url, gateway.token, "Ada");
     expect(ada.you.name).toBe("Ada");
     await ada.close();
+    expect((await records.modules()).filter((url) => WS_MODULES.test(url)).length).toBeGreaterThan(0);
   });
 });

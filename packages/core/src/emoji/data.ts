@@ -28,5 +28,6 @@ export interface EmojiDataSet {
  * process resolving no emoji, such as a gateway that has not reacted yet, never spends).
  */
 export function emojiDataSet(): EmojiDataSet {
-  return JSON.parse(readFileSync(new URL(`./${EMOJI_DATA_FILE}`, import.meta.url), "utf8")) as EmojiDataSet;
+  // `../emoji/`, not `./`: the same path from src/emoji/, dist/emoji/ and the bundle in dist/bundle/.
+  return JSON.parse(readFileSync(new URL(`../emoji/${EMOJI_DATA_FILE}`, import.meta.url), "utf8")) as EmojiDataSet;
 }
