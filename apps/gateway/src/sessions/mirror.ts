@@ -21,12 +21,15 @@ const WORKER_SOURCE = `(${runMirrorWorker.toString()})(require);`;
  * of the entries, handed over in one buffer (`MirrorCopy`: built as the store opened, from the
  * database's texts, so the first turns do not pay for serialising every entry); it writes nothing
  * before it has the copy, so the file never shows a partial store. After that the main thread
- * only serialises each changed entry, once per change, and posts the changes every 50 ms.
+ * only serialises each changed entry (in the tick after the change) and posts the changes every 50 ms.
  */
 export class SessionsMirror {
   #worker: Worker | undefined;
   /** The full copy built when the store opened, until the worker's first start takes it. */
   #firstCopy: Uint8Array | undefined;
+  /** Keys changed since the last serialising (their entry is read then: gone means deleted). */
+  #changedKeys = new Set<string>();
+  #serialising = false;
   /** Changes not posted yet, in the order of their first change: the entry's mirror text, or null for deleted. */
   #pending = new Map<string, string | null>();
   #postTimer: NodeJS.Timeout | undefined;
@@ -45,10 +48,23 @@ export class SessionsMirror {
 
   /** The session under `key` was created, changed or deleted: the mirror shows it soon. */
   changed(key: string): void {
-    const entry = this.sessions.get(key);
-    this.#pending.set(key, entry ? mirrorText(entry) : null);
+    this.#changedKeys.add(key);
     if (!this.#worker) this.#start();
     this.#postTimer ??= setTimeout(() => this.#post(), POST_DELAY_MS).unref();
+    if (this.#serialising) return;
+    // In the next tick, not in the change's own (a turn's commit): the turn goes on to send its reply first.
+    this.#serialising = true;
+    setImmediate(() => this.#serialise());
+  }
+
+  /** The changed entries' mirror texts, as the entries are now. */
+  #serialise(): void {
+    this.#serialising = false;
+    for (const key of this.#changedKeys) {
+      const entry = this.sessions.get(key);
+      this.#pending.set(key, entry ? mirrorText(entry) : null);
+    }
+    this.#changedKeys.clear();
   }
 
   /** Writes now what changed (nothing when nothing ever changed). */
@@ -116,6 +132,7 @@ export class SessionsMirror {
   #post(): void {
     clearTimeout(this.#postTimer);
     this.#postTimer = undefined;
+    this.#serialise();
     const worker = this.#worker;
     if (!worker || this.#pending.size === 0) return;
     worker.postMessage({ type: "change", changes: [...this.#pending] } satisfies MirrorCommand);
