@@ -2,10 +2,10 @@ import type { MessagePort } from "node:worker_threads";
 
 /** What the main thread tells the mirror's worker. */
 export type MirrorCommand =
-  /** Entries' `"key":{…}` texts to (re)place, and keys to drop, in order. */
-  | { type: "change"; put: [key: string, text: string][]; deleted: string[] }
-  /** Every session has been sent: from now on the worker may write the file. */
-  | { type: "ready" }
+  /** Every session's `"key":{…}` text, one per line, in the store's order (`MirrorCopy`): sent first, once; the worker may write from then on. */
+  | { type: "copy"; texts: Uint8Array }
+  /** Sessions changed since, in order: the entry's text, or null when it was deleted. */
+  | { type: "change"; changes: [key: string, text: string | null][] }
   /** Write now what changed; answered with `flushed`. */
   | { type: "flush"; id: number };
 
@@ -123,14 +123,27 @@ export function runMirrorWorker(require: NodeJS.Require): void {
     );
   };
 
+  /** The session's key at the start of its `"key":{…}` line. */
+  const keyOf = (line: string): string => {
+    let end = 1;
+    while (line[end] !== '"') end += line[end] === "\\" ? 2 : 1;
+    return JSON.parse(line.slice(0, end + 1)) as string;
+  };
+
   parentPort.on("message", (command: MirrorCommand) => {
-    if (command.type === "change") {
-      for (const [key, text] of command.put) texts.set(key, text);
-      for (const key of command.deleted) texts.delete(key);
+    if (command.type === "copy") {
+      for (const line of new TextDecoder().decode(command.texts).split("\n")) {
+        if (line !== "") texts.set(keyOf(line), line);
+      }
+      ready = true;
       dirty = true;
       schedule();
-    } else if (command.type === "ready") {
-      ready = true;
+    } else if (command.type === "change") {
+      for (const [key, text] of command.changes) {
+        if (text === null) texts.delete(key);
+        else texts.set(key, text);
+      }
+      dirty = true;
       schedule();
     } else {
       if (timer) clearTimeout(timer);

@@ -1,9 +1,13 @@
 import { Worker } from "node:worker_threads";
 import { SESSIONS_FILE_VERSION, type SessionEntry } from "./entry.js";
+import { MirrorCopy, mirrorText } from "./mirror-copy.js";
 import { type MirrorCommand, type MirrorReport, type MirrorWorkerData, runMirrorWorker } from "./mirror-worker.js";
 
-/** Entries of the first full copy sent to the worker between two yields to the event loop (~0.3 ms of serialising). */
-const SNAPSHOT_SLICE = 100;
+/**
+ * Changes are posted to the worker at most this often: it writes at most every 100 ms anyway, and
+ * a post per turn woke it (on the other core) ~1,000 times a second under load.
+ */
+const POST_DELAY_MS = 50;
 
 const WORKER_SOURCE = `(${runMirrorWorker.toString()})(require);`;
 
@@ -13,41 +17,60 @@ const WORKER_SOURCE = `(${runMirrorWorker.toString()})(require);`;
  * atomically, at most every 10 × the last write's duration and within 2 MB/s of disk writes
  * (between 100 ms and 60 s; its writeback competed with the database's commits): a store of
  * 100,000 sessions is a ~40 MB file, and building and writing it on the main thread delayed turns.
- * The main thread only serialises each changed entry (once per version: entries are frozen) and
- * posts it, coalesced per tick. The worker starts on the first change (a home nobody talks to
- * never starts it) with a full copy of the entries, sent in slices; it writes nothing before the
- * copy is complete, so the file never shows a partial store.
+ * The worker starts on the first change (a home nobody talks to never starts it) with a full copy
+ * of the entries, handed over in one buffer (`MirrorCopy`: built as the store opened, from the
+ * database's texts, so the first turns do not pay for serialising every entry); it writes nothing
+ * before it has the copy, so the file never shows a partial store. After that the main thread
+ * only serialises each changed entry (in the tick after the change) and posts the changes every 50 ms.
  */
 export class SessionsMirror {
-  readonly #serialised = new WeakMap<SessionEntry, string>();
   #worker: Worker | undefined;
-  /** The first full copy still to send, while it is being sent. */
-  #snapshot: Iterator<SessionEntry> | undefined;
-  /** Keys changed since the last post (their entry is read when posted: gone means deleted). */
+  /** The full copy built when the store opened, until the worker's first start takes it. */
+  #firstCopy: Uint8Array | undefined;
+  /** Keys changed since the last serialising (their entry is read then: gone means deleted). */
   #changedKeys = new Set<string>();
-  #posting = false;
+  #serialising = false;
+  /** Changes not posted yet, in the order of their first change: the entry's mirror text, or null for deleted. */
+  #pending = new Map<string, string | null>();
+  #postTimer: NodeJS.Timeout | undefined;
   #nextFlush = 0;
   readonly #flushes = new Map<number, () => void>();
 
+  /** `firstCopy`: the entries of `sessions` as they are now (`MirrorCopy`); else the first start builds it. */
   constructor(
     readonly file: string,
     private readonly sessions: ReadonlyMap<string, SessionEntry>,
     private readonly warn: (message: string, error: unknown) => void,
-  ) {}
+    firstCopy?: Uint8Array,
+  ) {
+    this.#firstCopy = firstCopy;
+  }
 
   /** The session under `key` was created, changed or deleted: the mirror shows it soon. */
   changed(key: string): void {
     this.#changedKeys.add(key);
     if (!this.#worker) this.#start();
-    if (this.#posting) return;
-    this.#posting = true;
-    setImmediate(() => this.#post(false));
+    this.#postTimer ??= setTimeout(() => this.#post(), POST_DELAY_MS).unref();
+    if (this.#serialising) return;
+    // In the next tick, not in the change's own (a turn's commit): the turn goes on to send its reply first.
+    this.#serialising = true;
+    setImmediate(() => this.#serialise());
+  }
+
+  /** The changed entries' mirror texts, as the entries are now. */
+  #serialise(): void {
+    this.#serialising = false;
+    for (const key of this.#changedKeys) {
+      const entry = this.sessions.get(key);
+      this.#pending.set(key, entry ? mirrorText(entry) : null);
+    }
+    this.#changedKeys.clear();
   }
 
   /** Writes now what changed (nothing when nothing ever changed). */
   async flush(): Promise<void> {
     if (!this.#worker) return;
-    this.#post(true);
+    this.#post();
     const worker = this.#worker;
     const id = ++this.#nextFlush;
     worker.ref(); // a flush at shutdown must not let the process end before the file is written
@@ -99,53 +122,20 @@ export class SessionsMirror {
     });
     worker.unref(); // after the listeners: adding a "message" listener refs the worker's port again
     this.#worker = worker;
-    this.#snapshot = this.sessions.values();
+    // A later start (after an error or `close`) copies the entries as they are then, at once.
+    const texts = this.#firstCopy ?? MirrorCopy.of(this.sessions.values());
+    this.#firstCopy = undefined;
+    worker.postMessage({ type: "copy", texts } satisfies MirrorCommand, [texts.buffer as ArrayBuffer]);
   }
 
-  /**
-   * Posts the next slice of the first full copy while there is one (all of it when `all`), then —
-   * once the copy is complete — the entries changed since the last post, as they are now (so in the
-   * store's order: the copy walks the live map, which also visits entries created meanwhile).
-   */
-  #post(all: boolean): void {
-    this.#posting = false;
+  /** Posts the changes not posted yet. */
+  #post(): void {
+    clearTimeout(this.#postTimer);
+    this.#postTimer = undefined;
+    this.#serialise();
     const worker = this.#worker;
-    if (!worker) return;
-    const snapshot = this.#snapshot;
-    if (snapshot) {
-      const put: [string, string][] = [];
-      let next = snapshot.next();
-      for (; !next.done; next = snapshot.next()) {
-        put.push([next.value.key, this.#serialise(next.value)]);
-        if (!all && put.length === SNAPSHOT_SLICE) break;
-      }
-      worker.postMessage({ type: "change", put, deleted: [] } satisfies MirrorCommand);
-      if (!next.done) {
-        this.#posting = true;
-        setImmediate(() => this.#post(false));
-        return;
-      }
-      this.#snapshot = undefined;
-      worker.postMessage({ type: "ready" } satisfies MirrorCommand);
-    }
-    if (this.#changedKeys.size === 0) return;
-    const put: [string, string][] = [];
-    const deleted: string[] = [];
-    for (const key of this.#changedKeys) {
-      const entry = this.sessions.get(key);
-      if (entry) put.push([key, this.#serialise(entry)]);
-      else deleted.push(key);
-    }
-    this.#changedKeys = new Set();
-    worker.postMessage({ type: "change", put, deleted } satisfies MirrorCommand);
-  }
-
-  #serialise(entry: SessionEntry): string {
-    let text = this.#serialised.get(entry);
-    if (text === undefined) {
-      text = `${JSON.stringify(entry.key)}:${JSON.stringify(entry)}`;
-      if (Object.isFrozen(entry)) this.#serialised.set(entry, text);
-    }
-    return text;
+    if (!worker || this.#pending.size === 0) return;
+    worker.postMessage({ type: "change", changes: [...this.#pending] } satisfies MirrorCommand);
+    this.#pending = new Map();
   }
 }

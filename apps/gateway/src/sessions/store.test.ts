@@ -172,6 +172,28 @@ describe("SessionStore", () => {
     expect(Object.keys((await readFileJson()).sessions)).toEqual(keys.slice(1));
   });
 
+  it("the mirror's first copy, taken from the database's texts, shows each session as the store reads it", async () => {
+    const seeding = await open();
+    const odd = 'agent:main:whatsapp:group:"quoted"\\back\u00e9@g.us'; // the key's JSON has escapes
+    const kept = seeding.ensure(odd, { ...group, conversationId: "odd" });
+    const plain = seeding.changeSettings(KEY, { verbose: true }, group);
+    await seeding.close();
+    // Another writer left a setting of the wrong kind (dropped when read) and a field this gateway does not know (kept).
+    const raw = { ...plain, settings: { verbose: "yes", think: "low" }, futureField: [1, 2] };
+    await test.state.db.tx((sql) => test.state.sessions.save(sql, [{ key: KEY, agentId: "main", entry: raw }], 1));
+    await rm(join(dir, "sessions.json"));
+
+    const store = await open();
+    expect(store.get(KEY)?.settings).toEqual({ think: "low" });
+    store.ensure("agent:main:main", { ...group, chatType: "direct", conversationId: "+49", title: undefined });
+    await store.flush();
+    const file = await readFileJson();
+    expect(Object.keys(file.sessions)).toEqual([odd, KEY, "agent:main:main"]);
+    expect(file.sessions[odd]).toEqual(kept);
+    expect(file.sessions[KEY]).toEqual({ ...plain, settings: { think: "low" }, futureField: [1, 2] });
+    expect(Object.values(file.sessions)).toEqual(store.entries());
+  });
+
   it("each write of the mirror shows every session as it is now", async () => {
     const store = await open();
     store.ensure(KEY, group);

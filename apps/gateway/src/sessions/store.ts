@@ -7,6 +7,7 @@ import { copyWith } from "../copy-with.js";
 import type { SessionRow, Sql, StateStore } from "../state/index.js";
 import { assertSessionEntry, checkEntry, type SessionEntry } from "./entry.js";
 import { SessionsMirror } from "./mirror.js";
+import { MirrorCopy } from "./mirror-copy.js";
 import { type SessionSettings, withSettings } from "./settings.js";
 
 /** What `ensure` needs to create a session; the rest is generated (settings start empty). */
@@ -53,13 +54,14 @@ export class SessionStore {
     sessions: Map<string, SessionEntry>,
     warnings: string[],
     options: SessionStoreOptions,
+    mirrorCopy: Uint8Array,
   ) {
     this.file = join(dir, "sessions.json");
     this.sessions = sessions;
     this.warnings = warnings;
     this.now = options.now ?? (() => new Date());
     this.warn = options.onWarning ?? defaultStateWarning;
-    this.mirror = new SessionsMirror(this.file, this.sessions, this.warn);
+    this.mirror = new SessionsMirror(this.file, this.sessions, this.warn, mirrorCopy);
   }
 
   /** Opens one agent's sessions from the state layer; `dir` is where the `sessions.json` mirror goes. */
@@ -71,13 +73,15 @@ export class SessionStore {
   ): Promise<SessionStore> {
     const warnings: string[] = [];
     const sessions = new Map<string, SessionEntry>();
-    for (const raw of await state.sessions.ofAgent(agentId)) {
+    const mirrorCopy = new MirrorCopy();
+    for (const text of await state.sessions.textsOfAgent(agentId)) {
+      const raw = JSON.parse(text) as Record<string, unknown>;
       const checked = checkEntry(raw);
-      if ("entry" in checked) sessions.set(checked.entry.key, freeze(checked.entry));
+      if ("entry" in checked) sessions.set(checked.entry.key, freeze(mirrorCopy.addStored(checked.entry, raw, text)));
       else warnings.push(`session ${String(raw.key)} in the state database was skipped: ${checked.problem}`);
     }
     for (const warning of warnings) (options.onWarning ?? defaultStateWarning)(warning);
-    return new SessionStore(state, agentId, dir, sessions, warnings, options);
+    return new SessionStore(state, agentId, dir, sessions, warnings, options, mirrorCopy.bytes());
   }
 
   /** Number of sessions. */

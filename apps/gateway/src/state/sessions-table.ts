@@ -13,8 +13,13 @@ export class SessionsTable {
 
   /** Every session of one agent. */
   async ofAgent(agentId: string): Promise<Record<string, unknown>[]> {
+    return (await this.textsOfAgent(agentId)).map((text) => JSON.parse(text) as Record<string, unknown>);
+  }
+
+  /** Every session of one agent, as the JSON text the table holds. */
+  async textsOfAgent(agentId: string): Promise<string[]> {
     const rows = await this.db.all<{ entry: string }>("SELECT entry FROM sessions WHERE agent_id = $1", [agentId]);
-    return rows.map((row) => JSON.parse(row.entry) as Record<string, unknown>);
+    return rows.map((row) => row.entry);
   }
 
   /** Every session, any agent (for `chorus sessions`). */
