@@ -76,7 +76,9 @@ describe("release check: installable as published", () => {
     const { stdout } = await run("tar", ["-xOzf", gatewayTarball, "package/package.json"]);
     expect(stdout).not.toContain("workspace:");
     // Installed, not linked: real directories under node_modules.
-    expect(existsSync(join(dest, "node_modules", "@chorus", "core", "dist", "index.js"))).toBe(true);
+    expect(existsSync(join(dest, "node_modules", "@chorus", "core", "dist", "bundle", "index.js"))).toBe(true);
+    // One copy of each package's code: the bundle, not also tsc's modules.
+    expect(existsSync(join(dest, "node_modules", "@chorus", "core", "dist", "index.js"))).toBe(false);
     expect(existsSync(join(dest, "node_modules", ".bin", "chorus"))).toBe(true);
     // The model specification is (the demo agent is a model of it); the AI SDK and the providers are not.
     expect(existsSync(join(dest, "node_modules", "@ai-sdk", "provider", "package.json"))).toBe(true);
