@@ -14,7 +14,7 @@ if (process.argv.includes("--clean")) {
   // Before a run: no figure of an earlier run may be taken for one of this run.
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const run = { startedAt: new Date().toISOString(), loadAverage1m: round(loadavg()[0]) };
+  const run = { startedAt: new Date().toISOString(), loadAverage1m: round(loadavg()[0]), cpuTicks: cpuTicks() };
   writeFileSync(`${dir}run.json`, `${JSON.stringify(run)}\n`);
   process.exit(0);
 }
@@ -63,6 +63,9 @@ const results = {
     // machine moves every timing figure, so a run is compared with one made under a similar load.
     loadAverage1mAtStart: run.loadAverage1m,
     loadAverage1mAtEnd: round(loadavg()[0]),
+    // On a virtual machine the host can take CPU time from it (steal): the share of the run's CPU
+    // time taken so, from /proc/stat (Linux only). Timings of runs with a high steal are not comparable.
+    cpuStealPercent: stealPercent(run.cpuTicks, cpuTicks()),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
   },
@@ -96,4 +99,19 @@ function round(value) {
   if (typeof value !== "number" || !Number.isFinite(value) || value === 0) return value;
   const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
   return Number(value.toFixed(Math.min(digits, 4)));
+}
+
+/** All CPUs' time so far and the part of it stolen by the host, in ticks (Linux), else undefined. */
+function cpuTicks() {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    return { total: fields.reduce((sum, n) => sum + n, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+function stealPercent(before, after) {
+  if (!before || !after || after.total <= before.total) return undefined;
+  return round((100 * (after.steal - before.steal)) / (after.total - before.total));
 }
