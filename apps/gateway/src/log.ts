@@ -1,10 +1,8 @@
-import { createRequire } from "node:module";
 import type { Logger as CoreLogger } from "@chorus/core";
 import type { DestinationStream, Logger } from "pino";
+import { requirePackage } from "./require-package.js";
 
-// Required, not imported: pino is CommonJS, and an import makes Node's ES module loader scan it for
-// export names first (a few ms of CPU on every start).
-const { pino } = createRequire(import.meta.url)("pino") as typeof import("pino");
+const { pino } = requirePackage("pino") as typeof import("pino");
 
 /** Keys whose values never reach a log line, wherever they appear. */
 export const REDACTED_PATHS = [

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
+import { requirePackage } from "../require-package.js";
 import { registerConfigCommands } from "./config.js";
 import { registerMessageCommands } from "./message.js";
 import { reportError } from "./output.js";
@@ -12,9 +12,7 @@ import { registerPluginCommands } from "./plugins.js";
 import { registerSessionsCommands } from "./sessions.js";
 import { registerTokenCommand } from "./token.js";
 
-// Required, not imported: commander is CommonJS, and an import makes Node's ES module loader scan
-// it for export names first (a few ms of CPU on every command).
-const commander = createRequire(import.meta.url)("commander") as typeof import("commander");
+const commander = requirePackage("commander") as typeof import("commander");
 
 const { version } = JSON.parse(readFileSync(join(GATEWAY_PACKAGE_DIR, "package.json"), "utf8")) as {
   version: string;

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { ChorusPaths } from "../home.js";
+import { requirePackage } from "../require-package.js";
 import { substituteEnv } from "./env.js";
 import { ConfigError, formatZodIssues } from "./errors.js";
 import { resolveLoadEntry } from "./load-entry.js";
@@ -38,7 +38,7 @@ export function parseConfig(raw: unknown, options: ParseConfigOptions): GatewayC
 
 /** `json5`, loaded when there is a config file to read. */
 let json5: typeof import("json5") | undefined;
-const loadJson5 = () => (json5 ??= createRequire(import.meta.url)("json5") as typeof import("json5"));
+const loadJson5 = () => (json5 ??= requirePackage("json5") as typeof import("json5"));
 
 /** Parses JSON5 config text (comments, trailing commas, unquoted keys); syntax errors name line and column. */
 export function parseConfigText(text: string, file: string): unknown {

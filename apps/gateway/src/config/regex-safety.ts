@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { requirePackage } from "../require-package.js";
 import { type CharSet, intersects, type RegexNode as Node, parseRegex } from "./regex-parse.js";
 
 /**
@@ -16,8 +16,7 @@ const MAX_EXPANDED_REPEAT = 4;
 
 /** `safe-regex2`, loaded the first time a pattern is checked (most configs have none). */
 let safeRegex: typeof import("safe-regex2").default | undefined;
-const loadSafeRegex = () =>
-  (safeRegex ??= createRequire(import.meta.url)("safe-regex2") as typeof import("safe-regex2").default);
+const loadSafeRegex = () => (safeRegex ??= requirePackage("safe-regex2") as typeof import("safe-regex2").default);
 
 /** Why a regex source can backtrack catastrophically, or `undefined` when it looks safe. */
 export function backtrackingRisk(source: string): string | undefined {

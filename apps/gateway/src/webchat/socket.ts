@@ -1,17 +1,15 @@
 import type { IncomingMessage, Server } from "node:http";
-import { createRequire } from "node:module";
 import type { Duplex } from "node:stream";
 import { type Logger, silentLogger } from "@chorus/core";
 import type { WebSocketServer } from "ws";
+import { requirePackage } from "../require-package.js";
 import type { WebchatHub } from "./hub.js";
 import { SocketSession } from "./socket-session.js";
 
-// Required, not imported: ws is CommonJS, and its ESM wrapper imports its eight files one by one,
-// each of which Node's ESM loader then scans for export names (~30 ms of CPU on every start).
-// Required by the first upgrade, not at start (another ~25 ms of CPU): synchronously, inside the
-// `upgrade` event, as before. (Loading it with `await import()` there left a gap between the event
-// and `handleUpgrade`, and a browser's first connection hung now and then.)
-const requireWs = (): typeof import("ws") => createRequire(import.meta.url)("ws") as typeof import("ws");
+// Required by the first upgrade, not at start (~25 ms of CPU): synchronously, inside the `upgrade`
+// event, as before. (Loading it with `await import()` there left a gap between the event and
+// `handleUpgrade`, and a browser's first connection hung now and then.)
+const requireWs = (): typeof import("ws") => requirePackage("ws") as typeof import("ws");
 
 export interface WebchatSocketOptions {
   /** The upgrade path; default `/webchat/ws`. */

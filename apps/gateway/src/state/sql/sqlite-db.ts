@@ -1,12 +1,11 @@
 import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
+import { requirePackage } from "../../require-package.js";
 import type { Sql, SqlDb, TxOptions } from "./sql.js";
 import { WalSync } from "./wal-sync.js";
 
-// Required, not imported: an ESM import makes Node scan the CommonJS package for export names at every start.
-const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+const Sqlite = requirePackage("better-sqlite3") as typeof Database;
 type Statement = Database.Statement<unknown[]>;
 
 /**
