@@ -25,7 +25,7 @@ const onSqlite = await measureInPlainNode<StateMeasurement>("measure-state", [ho
 console.log(`SQLite: ${SESSIONS.toLocaleString("en")} sessions written in ${(onSqlite.fillMs / 1000).toFixed(1)} s`);
 console.log(
   `state cost of one turn at ${SESSIONS.toLocaleString("en")} sessions, SQLite (WAL): ` +
-    `${summary(onSqlite.samples, "total")} — inbox commit until readable ${summary(onSqlite.samples, "inbox")} (on the disk, what the platform's acknowledgement waits for: ${summary(onSqlite.samples, "durable")}); the rest (read, commit, sent) ${summary(onSqlite.samples, "turn")}: session + history read ${summary(onSqlite.samples, "read")}; ` +
+    `${summary(onSqlite.samples, "total")} — inbox commit until readable ${summary(onSqlite.samples, "inbox")} (on the disk, what the platform's acknowledgement waits for: ${summary(onSqlite.samples, "durable")}); the rest (read, commit, sent) ${summary(onSqlite.samples, "turn")}: history read ${summary(onSqlite.samples, "read")}; ` +
     `turn commit ${summary(onSqlite.samples, "commit")}; marked sent ${summary(onSqlite.samples, "sent")}`,
 );
 const fsyncs = onSqlite.fsyncs ?? [];

@@ -125,6 +125,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
     tools,
     systemEvents,
     logger,
+    shared: state.backend === "postgres",
   });
   router.dispatcher = new Dispatcher({
     state,

@@ -112,9 +112,10 @@ export async function openTurnState(state: StateStore): Promise<TurnStateContext
 
 /**
  * The state work of one turn, model and platform excluded, exactly as the gateway does it: the
- * inbound event committed to the inbox, the session read again and its history (last 40 entries)
- * read once the row is readable (the WAL sync that makes it durable runs meanwhile, as in the
- * gateway: the platform's acknowledgement waits for it, the turn does not), the turn's commit
+ * inbound event committed to the inbox, the session read again (on PostgreSQL, where another
+ * gateway may have run its last turn) and its history (last 40 entries) read once the row is
+ * readable (the WAL sync that makes it durable runs meanwhile, as in the gateway: the platform's
+ * acknowledgement waits for it, the turn does not), the turn's commit
  * (transcript entries, session row, the reply as an outbox row, the inbox row done — one
  * transaction), and the reply marked sent with its id. The next turn starts once the inbox
  * commit is durable too, so no sync is left running into the next sample.
@@ -154,7 +155,7 @@ export async function measureTurnState(
       })
       .then(() => performance.now());
     const id = await committed;
-    await store.refresh(key);
+    if (context.state.backend === "postgres") await store.refresh(key);
     const session = store.get(key);
     if (!session) throw new Error(`no session ${key}`);
     await readHistory(transcripts, session.sessionId, 40);

@@ -137,6 +137,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     tools,
     systemEvents,
     logger,
+    shared,
   });
   const runsHere = (channel: string, account: string): boolean => {
     if (!registry.find(channel, account)) return false;

@@ -33,6 +33,12 @@ export interface InboundRouterOptions {
   tools: MessageToolCalls;
   systemEvents: { add(sessionKey: string, text: string): Promise<void> };
   logger: Logger;
+  /**
+   * Several gateways share the database (PostgreSQL): a session's entry is read again before a
+   * step, since another gateway may have run its last turn. On SQLite this gateway is the only
+   * writer of its sessions, and the entry it holds is the committed one.
+   */
+  shared: boolean;
 }
 
 /**
@@ -129,7 +135,7 @@ export class InboundRouter {
     const event = await this.#withReplyFromIndex(entry, received);
     const { store, transcripts } = await this.options.sessionsOf(agent.id);
     // Another gateway may have run this session's last turn: start from what is committed.
-    if (!step.fresh) await store.refresh(sessionKey);
+    if (this.options.shared && !step.fresh) await store.refresh(sessionKey);
     const fence = this.options.fenceOf(entry.plugin.id, entry.accountId);
     const earlier = () => step.commits.settled();
     /**

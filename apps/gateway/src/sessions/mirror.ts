@@ -135,7 +135,9 @@ export class SessionsMirror {
     this.#serialise();
     const worker = this.#worker;
     if (!worker || this.#pending.size === 0) return;
-    worker.postMessage({ type: "change", changes: [...this.#pending] } satisfies MirrorCommand);
+    const lines: string[] = [];
+    for (const [key, text] of this.#pending) lines.push(text ?? `-${JSON.stringify(key)}`);
+    worker.postMessage({ type: "change", changes: lines.join("\n") } satisfies MirrorCommand);
     this.#pending = new Map();
   }
 }

@@ -192,6 +192,14 @@ describe("SessionStore", () => {
     expect(file.sessions[odd]).toEqual(kept);
     expect(file.sessions[KEY]).toEqual({ ...plain, settings: { think: "low" }, futureField: [1, 2] });
     expect(Object.values(file.sessions)).toEqual(store.entries());
+
+    // A deleted key with escapes in its JSON, and one set again after it changed, reach the worker as lines.
+    store.delete(odd);
+    store.update(KEY, { turns: 9 });
+    await store.flush();
+    const after = await readFileJson();
+    expect(Object.keys(after.sessions)).toEqual([KEY, "agent:main:main"]);
+    expect(after.sessions[KEY]?.turns).toBe(9);
   });
 
   it("each write of the mirror shows every session as it is now", async () => {

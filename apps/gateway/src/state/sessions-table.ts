@@ -34,12 +34,15 @@ export class SessionsTable {
     return row ? (JSON.parse(row.entry) as Record<string, unknown>) : undefined;
   }
 
-  /** Writes these sessions (insert or replace). */
+  /**
+   * Writes these sessions (insert or replace). A key names its agent, so an update leaves `agent_id`
+   * alone: setting it again would rewrite a page of the `sessions_agent` index on every turn.
+   */
   async save(sql: Sql, rows: readonly SessionRow[], now: number): Promise<void> {
     for (const row of rows) {
       await sql.run(
         `INSERT INTO sessions (key, agent_id, entry, updated_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (key) DO UPDATE SET agent_id = excluded.agent_id, entry = excluded.entry, updated_at = excluded.updated_at`,
+         ON CONFLICT (key) DO UPDATE SET entry = excluded.entry, updated_at = excluded.updated_at`,
         [row.key, row.agentId, JSON.stringify(row.entry), now],
       );
     }
