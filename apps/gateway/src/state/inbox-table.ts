@@ -1,6 +1,6 @@
 import type { MessageRef } from "@chorus/core";
 import type { RefsTable } from "./refs-table.js";
-import type { Sql, SqlDb } from "./sql/sql.js";
+import { rowCount, type Sql, type SqlDb } from "./sql/sql.js";
 
 /** An inbound event to commit: its dedupe key, the session it belongs to, and the refs it carries. */
 export interface InboxInsert {
@@ -161,8 +161,8 @@ export class InboxTable {
   /** The oldest rows of a session still to handle (after row `after`), at most `limit`, oldest first. */
   async nextRows(sessionKey: string, limit: number, after = 0): Promise<InboxRow[]> {
     const rows = await this.db.all<RawRow>(
-      `SELECT ${COLUMNS} FROM inbox WHERE session_key = $1 AND status = 'received' AND id > $3 ORDER BY id LIMIT $2`,
-      [sessionKey, limit, after],
+      `SELECT ${COLUMNS} FROM inbox WHERE session_key = $1 AND status = 'received' AND id > $2 ORDER BY id LIMIT ${rowCount(limit)}`,
+      [sessionKey, after],
     );
     return rows.map(toRow);
   }

@@ -1,5 +1,5 @@
 import type { InboundMessageEvent, MessageRef } from "@chorus/core";
-import type { SqlDb } from "./sql/sql.js";
+import { rowCount, type SqlDb } from "./sql/sql.js";
 
 /** One message of a conversation as `recent_messages` shows it; `messageId` works as the tool's `messageId`. */
 export interface RecentMessage {
@@ -86,8 +86,8 @@ async function transcriptAnswers(
     const sessionId = session && (JSON.parse(session.entry) as { sessionId?: string }).sessionId;
     if (!sessionId) continue;
     const rows = await db.all<{ entry: string; message_id: string | null }>(
-      "SELECT entry, message_id FROM transcripts WHERE session_id = $1 ORDER BY id DESC LIMIT $2",
-      [sessionId, TRANSCRIPT_SCAN_ROWS],
+      `SELECT entry, message_id FROM transcripts WHERE session_id = $1 ORDER BY id DESC LIMIT ${rowCount(TRANSCRIPT_SCAN_ROWS)}`,
+      [sessionId],
     );
     for (const row of rows) {
       const entry = JSON.parse(row.entry) as { role?: string; content?: string; at?: string; messageId?: string };

@@ -1,4 +1,4 @@
-import type { Sql, SqlDb } from "./sql/sql.js";
+import { rowCount, type Sql, type SqlDb } from "./sql/sql.js";
 
 /** A transcript entry as stored: its JSON object (the gateway's `TranscriptEntry`). */
 export type StoredTranscriptEntry = Record<string, unknown> & { messageId?: string };
@@ -33,8 +33,8 @@ export class TranscriptsTable {
           )
         : (
             await sql.all<{ entry: string; message_id: string | null }>(
-              "SELECT entry, message_id FROM transcripts WHERE session_id = $1 ORDER BY id DESC LIMIT $2",
-              [sessionId, limit],
+              `SELECT entry, message_id FROM transcripts WHERE session_id = $1 ORDER BY id DESC LIMIT ${rowCount(limit)}`,
+              [sessionId],
             )
           ).reverse();
     return rows.map((row) => {

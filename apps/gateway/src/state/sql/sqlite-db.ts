@@ -75,6 +75,11 @@ export class SqliteDb implements SqlDb {
     return this.#walSync?.syncs ?? 0;
   }
 
+  /** Runs BEGIN, COMMIT or ROLLBACK as a prepared statement: `exec` would parse it again each time (~4% of a turn). */
+  #control(text: "BEGIN IMMEDIATE" | "COMMIT" | "ROLLBACK"): void {
+    this.#prepared(text).statement.run();
+  }
+
   /** Runs DDL (several statements). */
   exec(text: string): void {
     this.#db.exec(text);
@@ -138,13 +143,13 @@ export class SqliteDb implements SqlDb {
   tx<T>(work: (sql: Sql) => Promise<T>, options: TxOptions<T> = {}): Promise<T> {
     const run = this.#turn.busy.then(async () => {
       this.#turn.inTx = true;
-      this.#db.exec("BEGIN IMMEDIATE");
+      this.#control("BEGIN IMMEDIATE");
       try {
         const value = await work(this.#direct);
-        this.#db.exec("COMMIT");
+        this.#control("COMMIT");
         return value;
       } catch (error) {
-        if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+        if (this.#db.inTransaction) this.#control("ROLLBACK");
         throw error;
       } finally {
         this.#turn.inTx = false;
