@@ -30,8 +30,8 @@ export class SessionsMirror {
   /** Keys changed since the last serialising (their entry is read then: gone means deleted). */
   #changedKeys = new Set<string>();
   #serialising = false;
-  /** Changes not posted yet, in the order of their first change: the entry's mirror text, or null for deleted. */
-  #pending = new Map<string, string | null>();
+  /** Changes not posted yet, in the order of their first change: each key's line as the worker reads it (see `MirrorCommand`). */
+  #pending = new Map<string, string>();
   #postTimer: NodeJS.Timeout | undefined;
   #nextFlush = 0;
   readonly #flushes = new Map<number, () => void>();
@@ -62,7 +62,7 @@ export class SessionsMirror {
     this.#serialising = false;
     for (const key of this.#changedKeys) {
       const entry = this.sessions.get(key);
-      this.#pending.set(key, entry ? mirrorText(entry) : null);
+      this.#pending.set(key, entry ? mirrorText(entry) : `-${JSON.stringify(key)}`);
     }
     this.#changedKeys.clear();
   }
@@ -135,9 +135,7 @@ export class SessionsMirror {
     this.#serialise();
     const worker = this.#worker;
     if (!worker || this.#pending.size === 0) return;
-    const lines: string[] = [];
-    for (const [key, text] of this.#pending) lines.push(text ?? `-${JSON.stringify(key)}`);
-    worker.postMessage({ type: "change", changes: lines.join("\n") } satisfies MirrorCommand);
+    worker.postMessage({ type: "change", changes: [...this.#pending.values()].join("\n") } satisfies MirrorCommand);
     this.#pending = new Map();
   }
 }
