@@ -1,4 +1,9 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { requirePackage } from "../../require-package.js";
 import { rowCount } from "./sql.js";
 import { SqliteDb } from "./sqlite-db.js";
 
@@ -17,5 +22,25 @@ describe("rowCount", () => {
     const rows = await db.all<{ n: number }>(`SELECT n FROM t WHERE n > $1 ORDER BY n DESC LIMIT ${rowCount(2)}`, [1]);
     expect(rows.map((row) => row.n)).toEqual([5, 4]);
     await db.close();
+  });
+});
+
+describe("SqliteDb transactions", () => {
+  it("a BEGIN refused by another process's lock fails the transaction, and later statements still run", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "chorus-sqlite-locked-"));
+    const file = join(dir, "state.db");
+    const db = new SqliteDb(file, { busyTimeoutMs: 50 });
+    db.exec("CREATE TABLE t (n INTEGER)");
+    const other = new (requirePackage("better-sqlite3") as typeof Database)(file);
+    other.exec("BEGIN IMMEDIATE");
+    await expect(db.tx((sql) => sql.run("INSERT INTO t (n) VALUES (1)"))).rejects.toThrow(/database is locked/);
+    other.exec("COMMIT");
+    other.close();
+
+    expect(await db.one<{ count: number }>("SELECT count(*) AS count FROM t")).toEqual({ count: 0 });
+    await db.tx((sql) => sql.run("INSERT INTO t (n) VALUES (2)"));
+    expect(await db.all<{ n: number }>("SELECT n FROM t")).toEqual([{ n: 2 }]);
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
   });
 });

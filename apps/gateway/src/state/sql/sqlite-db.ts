@@ -44,9 +44,12 @@ export class SqliteDb implements SqlDb {
   readonly #turn: FileTurn;
   readonly #walSync: WalSync | undefined;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    options: { busyTimeoutMs?: number } = {},
+  ) {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-    this.#db = new Sqlite(file, { timeout: 5_000 });
+    this.#db = new Sqlite(file, { timeout: options.busyTimeoutMs ?? 5_000 });
     this.#db.pragma("journal_mode = WAL");
     this.#db.pragma("synchronous = NORMAL");
     // A checkpoint runs inside the commit that crosses the threshold and costs several ms (it copies
@@ -136,15 +139,22 @@ export class SqliteDb implements SqlDb {
     return this.#direct.run(text, args);
   }
 
+  /** Waits until no transaction runs on the file (each wait on a newer one; never spins on a settled one). */
   async #idle(): Promise<void> {
-    while (this.#turn.inTx) await this.#turn.busy;
+    let waited: Promise<void> | undefined;
+    while (this.#turn.inTx && waited !== this.#turn.busy) {
+      waited = this.#turn.busy;
+      await waited;
+    }
   }
 
   tx<T>(work: (sql: Sql) => Promise<T>, options: TxOptions<T> = {}): Promise<T> {
     const run = this.#turn.busy.then(async () => {
       this.#turn.inTx = true;
-      this.#control("BEGIN IMMEDIATE");
       try {
+        // Inside the try: a BEGIN that fails (the file locked past the busy timeout) must still clear
+        // `inTx`, or every statement after it would wait for a transaction that never ends.
+        this.#control("BEGIN IMMEDIATE");
         const value = await work(this.#direct);
         this.#control("COMMIT");
         return value;
