@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../src/testing/browser.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { PageTrace } from "../support/page-trace.js";
 
 const ROOM = "team";
 const REPLY_TIMEOUT = 15_000;
@@ -24,6 +25,7 @@ describe("two webchat people in one group room with the real `chorus start` (no 
   let gateway: GatewayProcess | undefined;
   let browser: Browser | undefined;
   const pageProblems: string[] = [];
+  const trace = new PageTrace();
 
   beforeAll(async () => {
     gateway = await startGatewayProcess({ noConfig: true, args: ["--port", "0"] });
@@ -41,6 +43,8 @@ describe("two webchat people in one group room with the real `chorus start` (no 
     const running = gateway as GatewayProcess;
     const context = await (browser as Browser).newContext({ viewport: { width: 1100, height: 720 } });
     const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    trace.watch(page, name);
     page.on("pageerror", (error) => pageProblems.push(`${name} pageerror: ${error.message}`));
     page.on("console", (message) => {
       if (message.type() === "error") pageProblems.push(`${name} console.error: ${message.text()}`);
@@ -99,6 +103,7 @@ describe("two webchat people in one group room with the real `chorus start` (no 
   it("answers only when mentioned until an owner sends /activation always, then answers everyone", {
     timeout: 90_000,
   }, async () => {
+    trace.printOnFailure(() => gateway);
     const running = gateway as GatewayProcess;
     const ada = await arrive("Ada");
     const ben = await arrive("Ben");

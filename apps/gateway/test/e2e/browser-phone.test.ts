@@ -5,6 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../src/testing/browser.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { PageTrace } from "../support/page-trace.js";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -30,8 +31,12 @@ describe("the webchat on a phone (390 px) and with a wrong token, in Chromium", 
   });
 
   it("header, room switch and composer stay reachable with a long conversation", async () => {
+    const trace = new PageTrace();
+    trace.printOnFailure(() => gateway);
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
     const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    trace.watch(page, "Ada");
     await page.goto(`${gateway.url}/?token=${gateway.token}`);
     await page.getByTestId("name-input").fill("Ada");
     await page.getByTestId("name-submit").click();

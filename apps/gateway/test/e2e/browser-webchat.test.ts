@@ -5,6 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../src/testing/browser.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { PageTrace } from "../support/page-trace.js";
 
 const TEXT = "hello from Chromium";
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -13,6 +14,7 @@ describe("chorus start with no config, driven from headless Chromium", () => {
   let gateway: GatewayProcess | undefined;
   let browser: Browser | undefined;
   const pageProblems: string[] = [];
+  const trace = new PageTrace();
 
   beforeAll(async () => {
     gateway = await startGatewayProcess({ noConfig: true, args: ["--port", "0"] });
@@ -29,6 +31,9 @@ describe("chorus start with no config, driven from headless Chromium", () => {
   async function openPage(): Promise<Page> {
     const context = await (browser as Browser).newContext({ viewport: { width: 1100, height: 720 } });
     const page = await context.newPage();
+    // A wait that hangs fails naming what it waited for, well before the test's own timeout.
+    page.setDefaultTimeout(15_000);
+    trace.watch(page, "Ada");
     page.on("pageerror", (error) => pageProblems.push(`pageerror: ${error.message}`));
     page.on("console", (message) => {
       if (message.type() === "error") pageProblems.push(`console.error: ${message.text()}`);
@@ -37,6 +42,7 @@ describe("chorus start with no config, driven from headless Chromium", () => {
   }
 
   it("types a message, sees the demo reply and its 👍, removes the 👍 through the API and sees it go", async () => {
+    trace.printOnFailure(() => gateway);
     const running = gateway as GatewayProcess;
     const webchatUrl = /Webchat: (\S+)/.exec(running.output())?.[1];
     expect(webchatUrl).toBe(`${running.url}/?token=${running.token}`);
@@ -103,5 +109,5 @@ describe("chorus start with no config, driven from headless Chromium", () => {
     expect(pageProblems).toEqual([]);
     const warningsOrErrors = running.logs().filter((line) => typeof line.level === "number" && line.level >= 40);
     expect(warningsOrErrors).toEqual([]);
-  });
+  }, 90_000);
 });
