@@ -9,7 +9,7 @@ var KEY_ROOM = "chorus.webchat.room";
 var token = new URLSearchParams(location.search).get("token");
 var socketPath = document.querySelector('meta[name="webchat-socket"]').getAttribute("content");
 var state = {
-  me: null, bot: null, ws: null, retry: 0, opened: false, current: null, replyTo: null, pendingJoin: null, toastTimer: 0,
+  me: null, bot: null, ws: null, retry: 0, stalls: 0, opened: false, current: null, replyTo: null, pendingJoin: null, toastTimer: 0,
   rooms: new Map(), messages: new Map(), joined: new Set(), unread: new Set(), typing: new Map(),
   typingSentAt: 0, typingOffTimer: 0
 };
@@ -32,14 +32,28 @@ function connect() {
     (token ? "?token=" + encodeURIComponent(token) : "");
   var ws = new WebSocket(url);
   state.ws = ws;
-  setStatus("Connecting…");
-  ws.addEventListener("open", function () { state.retry = 0; state.opened = true; hello(); });
+  setStatus(state.stalls > 0 ? "Connecting again…" : "Connecting…");
+  // A socket still connecting after this long is given up and opened again, waiting longer each time
+  // (a proxy that holds the upgrade request would otherwise leave the page connecting for good).
+  var stalled = setTimeout(function () {
+    if (state.ws !== ws || ws.readyState !== WebSocket.CONNECTING) return;
+    state.ws = null;
+    state.stalls++;
+    ws.close();
+    connect();
+  }, Math.min(30000, 5000 * Math.pow(2, state.stalls)));
+  ws.addEventListener("open", function () {
+    clearTimeout(stalled);
+    state.retry = 0; state.stalls = 0; state.opened = true;
+    hello();
+  });
   ws.addEventListener("message", function (event) {
     var frame;
     try { frame = JSON.parse(event.data); } catch (e) { return; }
     handle(frame);
   });
   ws.addEventListener("close", function () {
+    clearTimeout(stalled);
     if (state.ws !== ws) return;
     state.ws = null;
     state.joined.clear();
@@ -60,7 +74,7 @@ function connect() {
 
 function hello() {
   var name = load(KEY_NAME);
-  if (!name) { askName(""); return; }
+  if (!name) { setStatus("Choose a name to start"); askName(""); return; }
   var frame = { type: "hello", name: name };
   var userId = load(KEY_USER);
   if (userId) frame.userId = userId;
@@ -68,9 +82,12 @@ function hello() {
 }
 
 function askName(problem) {
-  $("name-overlay").hidden = false;
   $("name-error").textContent = problem;
-  $("name-input").value = load(KEY_NAME) || "";
+  // Shown already (at page load, before the socket opened): keep what the person is typing.
+  if ($("name-overlay").hidden) {
+    $("name-overlay").hidden = false;
+    $("name-input").value = load(KEY_NAME) || "";
+  }
   $("name-input").focus();
 }
 

@@ -1,4 +1,5 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
 import { performReaction } from "@chorus/core";
 import { type RunningChannel, startChannel } from "@chorus/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -19,6 +20,11 @@ let socket: WebchatSocket;
 let running: RunningChannel;
 let cleanup: () => Promise<void>;
 const plugin = () => createWebchatPlugin(hub);
+const servePage: Parameters<typeof listen>[0] = (req, res) => {
+  if (req.url?.split("?")[0] !== "/") return void res.writeHead(404).end();
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": webchatPageCsp() });
+  res.end(webchatPage({ title: hub.title }));
+};
 
 let context: BrowserContext;
 let page: Page;
@@ -29,11 +35,7 @@ beforeAll(async () => {
   cleanup = temp.cleanup;
   hub = new WebchatHub({ stateDir: temp.dir, botName: "Chorus" });
   running = await startChannel(plugin(), { config: { title: "Chorus test chat" }, stateDir: temp.dir });
-  ({ server } = await listen((req, res) => {
-    if (req.url?.split("?")[0] !== "/") return void res.writeHead(404).end();
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": webchatPageCsp() });
-    res.end(webchatPage({ title: hub.title }));
-  }));
+  ({ server } = await listen(servePage));
   const address = server.address();
   baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   socket = attachWebchatSocket(server, hub, { authenticate: (token) => token === TOKEN });
@@ -176,4 +178,69 @@ describe("webchat page in Chromium", () => {
     expect(await page.evaluate<string>(`localStorage.getItem("chorus.webchat.userId")`)).toBe(userId);
     expect(await page.getByTestId("name-input").isVisible()).toBe(false);
   });
+
+  it("gives up a socket that stays connecting, opens another and connects", async () => {
+    const stalling = await holdFirstUpgrade();
+    let sockets = 0;
+    page.on("websocket", () => {
+      sockets++;
+    });
+    try {
+      await page.goto(`${stalling.url}/?token=${TOKEN}`);
+      expect(await page.getByTestId("status").textContent()).toBe("Connecting…");
+      await page.getByTestId("name-input").fill("Eve");
+      await page.getByTestId("name-submit").click();
+      await page.getByTestId("me").filter({ hasText: "You are Eve" }).waitFor({ timeout: 15_000 });
+      await page.getByTestId("status").filter({ hasText: "Connected" }).waitFor();
+      expect(stalling.held).toHaveLength(1);
+      expect(sockets).toBe(2);
+    } finally {
+      await stalling.close();
+    }
+  });
+
+  it("keeps the name being typed when the socket opens meanwhile", async () => {
+    const stalling = await holdFirstUpgrade();
+    try {
+      await page.goto(`${stalling.url}/?token=${TOKEN}`);
+      await page.getByTestId("name-input").fill("Fay");
+      stalling.release();
+      await page.getByTestId("status").filter({ hasText: "Choose a name to start" }).waitFor();
+      expect(await page.getByTestId("name-input").inputValue()).toBe("Fay");
+      await page.getByTestId("name-submit").click();
+      await page.getByTestId("me").filter({ hasText: "You are Fay" }).waitFor();
+    } finally {
+      await stalling.close();
+    }
+  });
 });
+
+/**
+ * A second server for the page whose first WebSocket upgrade is held unanswered (the browser's
+ * socket stays connecting) until `release` passes it on; later upgrades go to the webchat at once.
+ */
+async function holdFirstUpgrade() {
+  const held: { req: IncomingMessage; socket: Duplex; head: Buffer }[] = [];
+  let released = false;
+  const { server: stalling, port } = await listen(servePage);
+  stalling.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (held.length > 0) return void server.emit("upgrade", req, socket, head);
+    held.push({ req, socket, head });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    held,
+    release() {
+      const first = held[0];
+      if (!first || released) throw new Error("no held upgrade to release");
+      released = true;
+      server.emit("upgrade", first.req, first.socket, first.head);
+    },
+    async close() {
+      // The page's live socket is one of this server's connections: the page goes first.
+      await context.close();
+      for (const { socket } of held) socket.destroy();
+      await closeServer(stalling);
+    },
+  };
+}
