@@ -43,7 +43,6 @@ describe("two webchat people in one group room with the real `chorus start` (no 
     const running = gateway as GatewayProcess;
     const context = await (browser as Browser).newContext({ viewport: { width: 1100, height: 720 } });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     trace.watch(page, name);
     page.on("pageerror", (error) => pageProblems.push(`${name} pageerror: ${error.message}`));
     page.on("console", (message) => {

@@ -35,7 +35,6 @@ describe("the webchat on a phone (390 px) and with a wrong token, in Chromium", 
     trace.printOnFailure(() => gateway);
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     trace.watch(page, "Ada");
     await page.goto(`${gateway.url}/?token=${gateway.token}`);
     await page.getByTestId("name-input").fill("Ada");

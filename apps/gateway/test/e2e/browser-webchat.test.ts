@@ -31,8 +31,6 @@ describe("chorus start with no config, driven from headless Chromium", () => {
   async function openPage(): Promise<Page> {
     const context = await (browser as Browser).newContext({ viewport: { width: 1100, height: 720 } });
     const page = await context.newPage();
-    // A wait that hangs fails naming what it waited for, well before the test's own timeout.
-    page.setDefaultTimeout(15_000);
     trace.watch(page, "Ada");
     page.on("pageerror", (error) => pageProblems.push(`pageerror: ${error.message}`));
     page.on("console", (message) => {

@@ -12,8 +12,12 @@ export class PageTrace {
   readonly #lines: string[] = [];
   readonly #pages: { label: string; page: Page }[] = [];
 
-  /** Records `page`'s events under `label`. */
+  /**
+   * Records `page`'s events under `label`, and bounds its waits to 15 s: one that hangs then fails
+   * naming what it waited for, well before the test's own timeout.
+   */
   watch(page: Page, label: string): void {
+    page.setDefaultTimeout(15_000);
     this.#pages.push({ label, page });
     page.on("websocket", (socket) => {
       this.#note(label, "socket opening");
@@ -29,18 +33,22 @@ export class PageTrace {
   /** Prints the trace when the current test fails (call it inside the test). */
   printOnFailure(gateway: () => GatewayProcess | undefined): void {
     onTestFailed(async () => {
-      const statuses = await Promise.all(
-        this.#pages.map(async ({ label, page }) => {
-          const status = await page
-            .getByTestId("status")
-            .textContent({ timeout: 2_000 })
-            .catch((error: Error) => `(unreadable: ${error.message.split("\n")[0]})`);
-          return `${label} status: ${status}`;
-        }),
+      const shown = await Promise.all(
+        this.#pages.flatMap(({ label, page }) =>
+          ['[data-testid="status"]', "#name-error"].map(async (selector) => {
+            const text = await page
+              .locator(selector)
+              .textContent({ timeout: 2_000 })
+              .catch((error: Error) => `(unreadable: ${error.message.split("\n")[0]})`);
+            return `${label} ${selector}: ${text}`;
+          }),
+        ),
       );
       const running = gateway();
-      const output = running ? running.output().replaceAll(running.token, "<token>").slice(-4_000) : "(no gateway)";
-      console.error(["page trace:", ...this.#lines, ...statuses, "gateway output (end):", output].join("\n"));
+      const output = running ? running.output().slice(-4_000) : "(no gateway)";
+      const report = ["page trace:", ...this.#lines, ...shown, "gateway output (end):", output].join("\n");
+      // Console lines can carry the socket's URL, and the gateway prints the webchat link: both hold the token.
+      console.error(running ? report.replaceAll(running.token, "<token>") : report);
     });
   }
 
