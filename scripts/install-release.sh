@@ -23,16 +23,19 @@ for dir in "$root"/packages/* "$root"/apps/*; do
   node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).private ? 1 : 0)' "$dir/package.json" || continue
   (cd "$dir" && "${pnpm[@]}" pack --pack-destination "$dest/tarballs" >/dev/null)
 done
-# Every @chorus/* name resolves to its tarball, wherever it is referenced (our packages are on no registry).
-node - "$dest" "$@" <<'JS'
+# Every @chorus/* name resolves to its tarball, wherever it is referenced (our packages are on no
+# registry, and the registry's @chorus scope is not ours), by its absolute path: npm reads a relative
+# override from the package that references it (a channel's optional peer @chorus/testkit) and then
+# warns that the tarball "seems to be corrupted".
+node - "$root" "$dest" "$@" <<'JS'
 const { readdirSync, readFileSync, writeFileSync } = require("node:fs");
 const { execFileSync } = require("node:child_process");
-const [dest, ...names] = process.argv.slice(2);
+const [root, dest, ...names] = process.argv.slice(2);
 const tarballs = {};
 let providerRanges = {};
 for (const file of readdirSync(`${dest}/tarballs`)) {
   const manifest = JSON.parse(execFileSync("tar", ["-xOzf", `${dest}/tarballs/${file}`, "package/package.json"], { encoding: "utf8" }));
-  tarballs[manifest.name] = `file:./tarballs/${file}`;
+  tarballs[manifest.name] = `file:${dest}/tarballs/${file}`;
   if (manifest.name === "@chorus/gateway") providerRanges = manifest.peerDependencies ?? {};
 }
 // A name that is one of the gateway's (optional) peer dependencies is a model provider; any other a channel id.
@@ -48,19 +51,32 @@ const manifest = {
     ...Object.fromEntries(providers.map((name) => [name, providerRanges[name]])),
   },
   overrides: tarballs,
+  allowScripts: allowedScripts(`${root}/pnpm-workspace.yaml`),
 };
 writeFileSync(`${dest}/package.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+
+/** The workspace's `allowBuilds` (whose install scripts may run), for npm's `allowScripts`: one list for both. */
+function allowedScripts(workspaceFile) {
+  const lines = readFileSync(workspaceFile, "utf8").split("\n");
+  const start = lines.findIndex((line) => /^allowBuilds:\s*$/.test(line));
+  const allowed = {};
+  for (const line of start < 0 ? [] : lines.slice(start + 1)) {
+    if (/^\S/.test(line)) break;
+    const entry = /^\s+"?([^":\s]+)"?:\s*(true|false)\s*$/.exec(line);
+    if (entry) allowed[entry[1]] = entry[2] === "true";
+  }
+  return allowed;
+}
 JS
 cd "$dest"
-npm install --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline --no-package-lock
-# The one native addon (the SQLite state store) is built here, against this Node's own headers; no
-# other package's install script runs.
-npm rebuild better-sqlite3 --no-audit --no-fund
-# Running needs only the addon (build/Release/better_sqlite3.node): the object files, the static
-# library, the build tree and the SQLite and C++ sources it was compiled from (~27 MB, most of a
-# production install) go. `npm rebuild better-sqlite3` needs them again: reinstall instead.
-sqlite=node_modules/better-sqlite3
-rm -rf "$sqlite/build/Release/obj" "$sqlite/build/Release/obj.target" "$sqlite/build/Release/.deps" \
-  "$sqlite/build/Release/sqlite3.a" "$sqlite/build/Release/test_extension.node" "$sqlite/build/deps" \
-  "$sqlite/deps" "$sqlite/src"
+# Install scripts are on, as in any npm install: none that may run compiles or downloads (the SQLite
+# state store's binary comes prebuilt inside its registry package).
+npm install --omit=dev --no-audit --no-fund --prefer-offline --no-package-lock
+# The SQLite package carries its C sources and a prebuilt binary for every platform (~29 MB); running
+# here needs only this platform's binaries (glibc and musl) and its JavaScript.
+sqlite=node_modules/@photostructure/sqlite
+platform="$(node -p 'process.platform + "-" + process.arch')"
+[ -d "$sqlite/prebuilds/$platform" ] || { echo "error: $sqlite has no prebuilt binary for $platform" >&2; exit 1; }
+rm -rf "$sqlite/src" "$sqlite/scripts"
+find "$sqlite/prebuilds" -mindepth 1 -maxdepth 1 ! -name "$platform" -exec rm -rf {} +
 echo "Installed: $dest/node_modules/.bin/chorus"

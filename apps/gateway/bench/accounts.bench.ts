@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createFakeTalk, type FakeBot, type FakeTalk } from "@chorus/channel-nextcloud/testing";
 import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
-import Database from "better-sqlite3";
+import { DatabaseSync } from "@photostructure/sqlite";
 import { bench, describe } from "vitest";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../test/support/gateway-process.js";
 import { processRss } from "./support/cold-start.js";
@@ -108,10 +108,8 @@ const bots: FakeBot[] = Array.from({ length: TALK_BOTS }, (_, i) => {
 });
 const bob = { id: "bob", name: "Bob" };
 
-const db = new Database(`${gateway.home}/chorus.db`, { readonly: true, fileMustExist: true });
-const inboxCount = db.prepare<[], { total: number; open: number }>(
-  "SELECT count(*) AS total, coalesce(sum(status = 'received'), 0) AS open FROM inbox",
-);
+const db = new DatabaseSync(`${gateway.home}/chorus.db`, { readOnly: true });
+const inboxCount = db.prepare("SELECT count(*) AS total, coalesce(sum(status = 'received'), 0) AS open FROM inbox");
 const expected = TELEGRAM_BOTS * TELEGRAM_MESSAGES_PER_BOT + TALK_BOTS * TALK_MESSAGES_PER_BOT;
 const words = "did anyone see the game last night maybe lunch tomorrow at noon sounds good".split(" ");
 const text = (n: number) => `${words.slice(0, 4 + (n % 8)).join(" ")} #${n}`;

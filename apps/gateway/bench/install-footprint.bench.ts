@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +9,8 @@ import { recordFigures } from "./support/results.js";
 
 // The production install of the gateway plus one channel (Telegram), as a user gets it: the release
 // check's installer (scripts/install-release.sh: every package packed, then `npm install
-// --omit=dev` from the tarballs, better-sqlite3 compiled in place), measured with `du`. Model
+// --omit=dev` from the tarballs, the SQLite package pruned to this platform's binary), measured
+// with `du`. Model
 // providers are installed separately (optional peers): then one, OpenAI's, as a user adds it.
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -32,11 +33,9 @@ for (const entry of await readdir(modules, { withFileTypes: true })) {
   } else packages.push([entry.name, du(join(modules, entry.name))]);
 }
 packages.sort((a, b) => b[1] - a[1]);
-// Where better-sqlite3 is compiled in place (no prebuilt binary could be downloaded), its object
-// files and build tree stay in node_modules; a prebuilt install has only the .node file.
-const sqliteBuild = ["build/Release/obj", "build/Release/obj.target", "build/Release/.deps", "build/deps"]
-  .map((path) => join(modules, "better-sqlite3", path))
-  .reduce((sum, path) => sum + (duIfPresent(path) ?? 0), 0);
+// The SQLite state store: its JavaScript and this platform's prebuilt binaries (the installer
+// removes its sources and the other platforms' binaries, ~24 MB a plain npm install keeps).
+const sqlite = du(join(modules, "@photostructure", "sqlite"));
 // What one model provider adds, installed the way the gateway's error says (at its peer range).
 const { peerDependencies } = JSON.parse(readFileSync(join(modules, "@chorus", "gateway", "package.json"), "utf8")) as {
   peerDependencies: Record<string, string>;
@@ -52,7 +51,7 @@ await rm(dest, { recursive: true, force: true });
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 console.log(
   `production install, gateway + Telegram: node_modules ${mb(total)} (target ≤ 32 MB), ${packages.length} packages; ` +
-    `${mb(total - sqliteBuild)} without better-sqlite3's build intermediates (${mb(sqliteBuild)}); ` +
+    `SQLite ${mb(sqlite)}; ` +
     `a model provider adds ${mb(providerBytes)} (${provider}); largest: ${packages
       .slice(0, 8)
       .map(([name, bytes]) => `${name} ${mb(bytes)}`)
@@ -60,10 +59,10 @@ console.log(
 );
 recordFigures("install-footprint", {
   nodeModulesMB: { value: total / MB, unit: "MB", target: "≤ 32", what: "gateway + Telegram, npm --omit=dev, du" },
-  withoutSqliteBuildMB: {
-    value: (total - sqliteBuild) / MB,
+  sqliteMB: {
+    value: sqlite / MB,
     unit: "MB",
-    what: "the same less better-sqlite3's object files (what a prebuilt binary leaves)",
+    what: "of which the SQLite state store (@photostructure/sqlite, this platform's prebuilt binaries)",
   },
   oneProviderMB: {
     value: providerBytes / MB,
@@ -75,11 +74,6 @@ recordFigures("install-footprint", {
     packages.slice(0, 6).map(([name, bytes]) => [`largest.${name}`, { value: bytes / MB, unit: "MB" }]),
   ),
 });
-
-/** Disk usage of a path that may not exist (a build directory a prebuilt install does not have). */
-function duIfPresent(path: string): number | undefined {
-  return existsSync(path) ? du(path) : undefined;
-}
 
 describe("install footprint", () => {
   bench("figures above (the install happens once, at load)", () => {}, {

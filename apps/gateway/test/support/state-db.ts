@@ -1,17 +1,17 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { DatabaseSync, type DatabaseSyncInstance } from "@photostructure/sqlite";
 import type { SessionEntry } from "../../src/sessions/index.js";
 
 /** A read-only look at a home's `chorus.db` (the running gateway keeps writing; WAL lets us read). */
-function open(home: string): Database.Database | undefined {
+function open(home: string): DatabaseSyncInstance | undefined {
   const file = join(home, "chorus.db");
   if (!existsSync(file)) return undefined;
-  return new Database(file, { readonly: true, fileMustExist: true, timeout: 5_000 });
+  return new DatabaseSync(file, { readOnly: true, timeout: 5_000 });
 }
 
 /** Runs `read` on the home's database; `fallback` when there is none yet. */
-export function withStateDb<T>(home: string, fallback: T, read: (db: Database.Database) => T): T {
+export function withStateDb<T>(home: string, fallback: T, read: (db: DatabaseSyncInstance) => T): T {
   const db = open(home);
   if (!db) return fallback;
   try {

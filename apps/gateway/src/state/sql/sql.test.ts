@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { requirePackage } from "../../require-package.js";
 import { rowCount } from "./sql.js";
@@ -31,7 +30,8 @@ describe("SqliteDb transactions", () => {
     const file = join(dir, "state.db");
     const db = new SqliteDb(file, { busyTimeoutMs: 50 });
     db.exec("CREATE TABLE t (n INTEGER)");
-    const other = new (requirePackage("better-sqlite3") as typeof Database)(file);
+    const { DatabaseSync } = requirePackage("@photostructure/sqlite") as typeof import("@photostructure/sqlite");
+    const other = new DatabaseSync(file);
     other.exec("BEGIN IMMEDIATE");
     await expect(db.tx((sql) => sql.run("INSERT INTO t (n) VALUES (1)"))).rejects.toThrow(/database is locked/);
     other.exec("COMMIT");

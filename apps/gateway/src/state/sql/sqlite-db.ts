@@ -1,12 +1,13 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type Database from "better-sqlite3";
+import type { DatabaseSyncInstance as Database, StatementSyncInstance as Statement } from "@photostructure/sqlite";
 import { requirePackage } from "../../require-package.js";
 import type { Sql, SqlDb, TxOptions } from "./sql.js";
 import { WalSync } from "./wal-sync.js";
 
-const Sqlite = requirePackage("better-sqlite3") as typeof Database;
-type Statement = Database.Statement<unknown[]>;
+// node:sqlite's API (Node 22.5+), from a package that ships SQLite prebuilt for each platform inside its
+// registry tarball: nothing is compiled or downloaded at install, on Node 20 as on 22 and 24.
+const { DatabaseSync } = requirePackage("@photostructure/sqlite") as typeof import("@photostructure/sqlite");
 
 /**
  * Transactions on one database file within this process, whatever the connection: a second
@@ -20,6 +21,9 @@ interface FileTurn {
 }
 const TURNS = new Map<string, FileTurn>();
 
+/** What a statement binds: node:sqlite takes no booleans or `undefined` (`#args` maps them). */
+type SqlValue = null | number | bigint | string | Uint8Array;
+
 /** `$1 … $n` → `?` in order, with the argument order each `?` needs. */
 function positional(text: string): { text: string; order: number[] } {
   const order: number[] = [];
@@ -31,15 +35,15 @@ function positional(text: string): { text: string; order: number[] } {
 }
 
 /**
- * SQLite through better-sqlite3: one connection, WAL, `synchronous=NORMAL`, a durable commit made
+ * SQLite (node:sqlite's API): one connection, WAL, `synchronous=NORMAL`, a durable commit made
  * durable by a WAL sync off the event loop (`WalSync`; see the gateway README, "State"),
  * checkpoints every ~40 MB of WAL, a busy timeout for the CLI next to a running gateway. Statements are synchronous underneath; a transaction spans awaits, so statements
  * from outside it wait until it ends instead of slipping into it.
  */
 export class SqliteDb implements SqlDb {
   readonly dialect = "sqlite" as const;
-  readonly #db: Database.Database;
-  readonly #statements = new Map<string, { statement: Statement; order: number[]; reader: boolean }>();
+  readonly #db: Database;
+  readonly #statements = new Map<string, { statement: Statement; order: number[] }>();
   /** The transaction running now on this file, any connection of this process (statements from elsewhere wait for it). */
   readonly #turn: FileTurn;
   readonly #walSync: WalSync | undefined;
@@ -49,20 +53,20 @@ export class SqliteDb implements SqlDb {
     options: { busyTimeoutMs?: number } = {},
   ) {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-    this.#db = new Sqlite(file, { timeout: options.busyTimeoutMs ?? 5_000 });
-    this.#db.pragma("journal_mode = WAL");
-    this.#db.pragma("synchronous = NORMAL");
+    this.#db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5_000 });
+    this.#db.exec("PRAGMA journal_mode = WAL");
+    this.#db.exec("PRAGMA synchronous = NORMAL");
     // A checkpoint runs inside the commit that crosses the threshold and costs several ms (it copies
     // pages and fsyncs the database): every ~10,000 pages (~40 MB of WAL) instead of SQLite's 1,000
     // keeps it off all but ~0.1% of turns (bench/state.bench.ts); the WAL file is cut back after.
-    this.#db.pragma("wal_autocheckpoint = 10000");
-    this.#db.pragma("journal_size_limit = 67108864");
-    // SQLite's own default page cache (2 MB), not better-sqlite3's 16 MB. A B-tree split that reorders
+    this.#db.exec("PRAGMA wal_autocheckpoint = 10000");
+    this.#db.exec("PRAGMA journal_size_limit = 67108864");
+    // SQLite's default page cache (2 MB), also where a build sets a larger default. A B-tree split that reorders
     // pages parks one under a page number past 1 GB for a moment, and the next commit then walks the
     // whole page cache to drop it: ~3,900 pages at 16 MB, tenths of a ms on a few percent of commits
     // (the tail of bench/state.bench.ts). The B-trees' inner pages, what a turn reads again, still fit.
-    this.#db.pragma("cache_size = -2000");
-    this.#db.pragma("foreign_keys = ON");
+    this.#db.exec("PRAGMA cache_size = -2000");
+    this.#db.exec("PRAGMA foreign_keys = ON");
     const key = file === ":memory:" ? `memory:${Math.random()}` : file;
     let turn = TURNS.get(key);
     if (!turn) {
@@ -92,17 +96,16 @@ export class SqliteDb implements SqlDb {
     let found = this.#statements.get(text);
     if (!found) {
       const { text: rewritten, order } = positional(text);
-      const statement = this.#db.prepare(rewritten) as Statement;
-      found = { statement, order, reader: statement.reader };
+      found = { statement: this.#db.prepare(rewritten), order };
       this.#statements.set(text, found);
     }
     return found;
   }
 
-  #args(order: number[], args: readonly unknown[]): unknown[] {
+  #args(order: number[], args: readonly unknown[]): SqlValue[] {
     return order.map((i) => {
       const value = args[i];
-      return typeof value === "boolean" ? (value ? 1 : 0) : value === undefined ? null : value;
+      return (typeof value === "boolean" ? (value ? 1 : 0) : value === undefined ? null : value) as SqlValue;
     });
   }
 
@@ -114,13 +117,12 @@ export class SqliteDb implements SqlDb {
       return statement.all(...this.#args(order, args)) as T[];
     },
     one: async <T>(text: string, args: readonly unknown[] = []) => {
-      const { statement, order, reader } = this.#prepared(text);
-      if (!reader) return statement.all(...this.#args(order, args))[0] as T | undefined;
+      const { statement, order } = this.#prepared(text);
       return statement.get(...this.#args(order, args)) as T | undefined;
     },
     run: async (text: string, args: readonly unknown[] = []) => {
       const { statement, order } = this.#prepared(text);
-      return statement.run(...this.#args(order, args)).changes;
+      return Number(statement.run(...this.#args(order, args)).changes);
     },
   };
 
@@ -159,7 +161,7 @@ export class SqliteDb implements SqlDb {
         this.#control("COMMIT");
         return value;
       } catch (error) {
-        if (this.#db.inTransaction) this.#control("ROLLBACK");
+        if (this.#db.isTransaction) this.#control("ROLLBACK");
         throw error;
       } finally {
         this.#turn.inTx = false;
