@@ -4,7 +4,7 @@
 // of files at start instead of ~160 of the gateway's own modules.
 //
 // Every package stays external, resolved from node_modules as before: third-party dependencies
-// (npm installs them; better-sqlite3 is native), and @chorus/core, @chorus/channel-kit and zod,
+// (npm installs them; the SQLite package carries native binaries), and @chorus/core, @chorus/channel-kit and zod,
 // whose classes, symbols and schemas plugins share with the gateway by identity: one copy each.
 import { isAbsolute } from "node:path";
 import { defineConfig } from "rolldown";

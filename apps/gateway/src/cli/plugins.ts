@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
+import { ensurePrivateHome } from "../runtime/private-home.js";
 import { cliContext } from "./context.js";
 import { progress } from "./output.js";
 
@@ -11,9 +12,12 @@ export function registerPluginCommands(program: Command): void {
   const plugins = program.command("plugins").description("install and remove channel plugins in <home>/plugins");
   plugins
     .command("add <spec>")
-    .description("install a channel package from npm (name, name@version, a tarball or a path); no install scripts run")
+    .description(
+      "install a channel: a first-party id (telegram: from this clone), a package name, a tarball or a path; no install scripts run",
+    )
     .action(async (spec: string) => {
       const ctx = await cliContext({});
+      ensurePrivateHome(ctx.paths.home, { warn: (_fields, message) => progress(`warning: ${message}`) });
       progress(`Installing ${spec} into ${ctx.paths.plugins} …`);
       const { installPlugin } = await install();
       const channels = await installPlugin(spec, ctx.paths.plugins, {

@@ -9,6 +9,13 @@ export {
 } from "./discover.js";
 export { incompatibleApiError, PluginLoadError, type PluginLoadReason } from "./errors.js";
 export {
+  closestChannelId,
+  FIRST_PARTY_CHANNEL_IDS,
+  firstPartyPackage,
+  installCommandFor,
+  isFirstPartyId,
+} from "./first-party.js";
+export {
   type InstalledPlugin,
   type InstallOptions,
   installPlugin,
@@ -16,6 +23,5 @@ export {
   listInstalledPackages,
   removePlugin,
 } from "./install.js";
-export { FIRST_PARTY_CHANNEL_IDS, installSpecFor } from "./install-hints.js";
 export { findChannel, loadChannelPlugin } from "./load.js";
 export type { NpmOptions } from "./npm.js";

@@ -3,6 +3,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ChorusError } from "@chorus/core";
+import { createFakeServer, type FakeServer } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { discoverChannels } from "./discover.js";
 import { PluginLoadError } from "./errors.js";
@@ -162,6 +163,58 @@ describe("installPlugin", () => {
     const error = await failure(installPlugin("--global", pluginsDir, npmOptions));
     expect(error.code).toBe("E_INVALID_INPUT");
     expect(await exists(pluginsDir)).toBe(false);
+  });
+});
+
+describe("installPlugin: first-party channels outside a clone, and typos", () => {
+  let registry: FakeServer;
+  beforeEach(async () => {
+    // A registry that has nothing and records what it is asked.
+    registry = createFakeServer();
+    registry.route("GET", "/*", () => ({ status: 404, json: { error: "Not found" } }));
+    await registry.start();
+  });
+  afterEach(async () => {
+    await registry.close();
+  });
+  const online = () => ({
+    ...npmOptions,
+    env: { ...npmOptions.env, npm_config_offline: "false", npm_config_registry: `${registry.url}/` },
+  });
+
+  it("@chorus/channel-<id> (or <id>) is not taken from the public registry, whose @chorus scope is not ours", async () => {
+    for (const spec of ["@chorus/channel-slack", "slack", "@chorus/channel-slack@1.0.0"]) {
+      const error = await failure(installPlugin(spec, pluginsDir, online()));
+      expect(error.code, spec).toBe("E_INVALID_INPUT");
+      expect(error.message).toBe(
+        "@chorus/channel-slack is not installed from the public npm registry: Chorus is not published there, and the @chorus scope there is not ours, so a package of that name could be anyone's code.",
+      );
+      expect(error.hint).toContain("npx -y pnpm@12.4.2 chorus plugins add slack");
+      expect(error.hint).toContain("@chorus:registry");
+    }
+    expect(registry.requests).toEqual([]);
+    expect(await listInstalledPackages(pluginsDir)).toEqual([]);
+  });
+
+  it("with a registry configured for the @chorus scope, asks that one (and says in one line when it lacks the package)", async () => {
+    const scoped = { ...online(), env: { ...online().env, "npm_config_@chorus:registry": `${registry.url}/` } };
+    const error = await failure(installPlugin("telegram", pluginsDir, scoped));
+    expect(error.code).toBe("E_INVALID_INPUT");
+    expect(error.message).toBe("@chorus/channel-telegram is not on the npm registry npm is configured to use.");
+    expect(registry.requests.map((request) => request.path)).toContain("/@chorus%2fchannel-telegram");
+  });
+
+  it("a channel id one or two letters off is refused with the one meant, asking no registry", async () => {
+    const typo = await failure(installPlugin("telegrm", pluginsDir, online()));
+    expect(typo.code).toBe("E_INVALID_INPUT");
+    expect(typo.message).toBe('"telegrm" is not a channel: did you mean "telegram"?');
+    expect(typo.hint).toBe("Run: chorus plugins add telegram");
+    const scopedTypo = await failure(installPlugin("@chorus/channel-telegrm", pluginsDir, online()));
+    expect(scopedTypo.message).toBe('There is no first-party channel "telegrm" (@chorus/channel-telegrm).');
+    expect(scopedTypo.hint).toBe('Did you mean "telegram"? Run: chorus plugins add telegram');
+    const unknown = await failure(installPlugin("@chorus/channel-matrix", pluginsDir, online()));
+    expect(unknown.hint).toMatch(/^First-party channels: discord, feishu, /);
+    expect(registry.requests).toEqual([]);
   });
 });
 

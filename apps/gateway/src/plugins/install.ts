@@ -1,24 +1,15 @@
-import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { CHORUS_API_VERSION, ChorusError } from "@chorus/core";
 import type { DiscoveredChannel } from "./discover.js";
 import { incompatibleApiError, PluginLoadError } from "./errors.js";
+import { resolveInstallTarget, type TargetOptions } from "./install-target.js";
 import { type NpmOptions, runNpm } from "./npm.js";
 import { type PackageReading, readPackageDir } from "./package.js";
 import { ensurePluginsPackage, pluginsNodeModules, readPluginDependencies } from "./plugins-dir.js";
-import { isNotOnRegistry, workspacePackageFor } from "./workspace.js";
+import { isNotOnRegistry } from "./workspace.js";
 
-export interface InstallOptions extends NpmOptions {
-  /** Relative path specs (`./my-channel.tgz`) are resolved against this; `process.cwd()` by default. */
-  cwd?: string;
-  /**
-   * The gateway's package directory: when it sits in a clone of the repository, a first-party
-   * package the registry does not have is installed from the clone instead.
-   */
-  gatewayDir?: string;
-  /** Told when the clone's package stands in for the registry's. */
-  onNotice?: (line: string) => void;
-}
+/** How `chorus plugins add` installs: npm's options, where relative paths start, the gateway's directory. */
+export type InstallOptions = TargetOptions;
 
 /** A package recorded in `<pluginsDir>/package.json`. */
 export interface InstalledPlugin {
@@ -37,29 +28,26 @@ export interface InstalledPlugin {
 const INSTALL_FLAGS = ["--ignore-scripts", "--no-audit", "--no-fund", "--save"] as const;
 
 /**
- * Installs an npm spec into `<pluginsDir>` and returns the channels it provides; a package that
- * is not a channel for this gateway is removed again (or its previous version restored).
+ * Installs a channel into `<pluginsDir>` (see `resolveInstallTarget` for what a spec means) and
+ * returns the channels it provides; a package that is not a channel for this gateway is removed
+ * again (or its previous version restored).
  */
 export async function installPlugin(
   spec: string,
   pluginsDir: string,
   options: InstallOptions = {},
 ): Promise<DiscoveredChannel[]> {
-  const target = normalizeSpec(spec, options.cwd ?? process.cwd());
+  const target = await resolveInstallTarget(spec, pluginsDir, options);
   await ensurePluginsPackage(pluginsDir);
   const before = await readPluginDependencies(pluginsDir);
-  let installed = target;
+  const offline = target.offline ? ["--offline"] : [];
   try {
-    await runNpm(["install", ...INSTALL_FLAGS, target], pluginsDir, options);
+    await runNpm(["install", ...INSTALL_FLAGS, ...offline, target.spec], pluginsDir, options);
   } catch (error) {
-    const local = options.gatewayDir ? await workspacePackageFor(target, options.gatewayDir) : undefined;
-    if (!local || !isNotOnRegistry(error)) throw withCloneHint(error, target);
-    options.onNotice?.(`${target} is not on the npm registry; installing the repository's own package from ${local}.`);
-    await runNpm(["install", ...INSTALL_FLAGS, local], pluginsDir, options);
-    installed = local;
+    throw notOnRegistry(error, target.spec);
   }
   const after = await readPluginDependencies(pluginsDir);
-  const name = installedName(before, after, installed, pluginsDir);
+  const name = installedName(before, after, target.spec, pluginsDir);
   const reading = await readPackageDir(join(pluginsNodeModules(pluginsDir), name));
   if (reading.kind === "channel" && reading.manifest.apiVersion === CHORUS_API_VERSION) {
     const { packageName, version, dir, manifest, entry } = reading;
@@ -126,23 +114,6 @@ export async function listInstalledPackages(pluginsDir: string): Promise<Install
     result.push(plugin);
   }
   return result;
-}
-
-/** Makes path specs absolute (npm runs in pluginsDir) and refuses ones npm would read as flags. */
-function normalizeSpec(spec: string, cwd: string): string {
-  const trimmed = spec.trim();
-  if (trimmed === "" || trimmed.startsWith("-")) {
-    throw new ChorusError(
-      "E_INVALID_INPUT",
-      `"${spec}" is not an npm package spec. Give a package name (chorus-channel-matrix, @chorus/channel-telegram@1), a tarball, a directory or a git URL.`,
-    );
-  }
-  if (trimmed === "~" || trimmed.startsWith("~/")) return join(homedir(), trimmed.slice(1));
-  if (isAbsolute(trimmed) || trimmed === "." || trimmed === ".." || /^\.\.?[\\/]/.test(trimmed)) {
-    return resolve(cwd, trimmed);
-  }
-  if (trimmed.startsWith("file:")) return `file:${resolve(cwd, trimmed.slice("file:".length))}`;
-  return trimmed;
 }
 
 /** Which dependency an `npm install <target>` added or changed. */
@@ -217,13 +188,12 @@ function refusal(reading: PackageReading, name: string, undone: string): PluginL
   );
 }
 
-/** A 404 for a first-party package outside a clone: say exactly what to run instead. */
-function withCloneHint(error: unknown, spec: string): unknown {
-  if (!isNotOnRegistry(error) || !/^@chorus\/channel-/.test(spec) || !(error instanceof ChorusError)) return error;
-  const dir = spec.replace(/^@chorus\//, "");
-  return new ChorusError("E_PLATFORM", `${spec} is not on the npm registry.`, {
+/** npm's 404 in one line: the registry npm asked has no such package. */
+function notOnRegistry(error: unknown, spec: string): unknown {
+  if (!isNotOnRegistry(error) || !(error instanceof ChorusError)) return error;
+  return new ChorusError("E_INVALID_INPUT", `${spec} is not on the npm registry npm is configured to use.`, {
     retryable: false,
-    hint: `Install it from a clone of the Chorus repository (after pnpm install && pnpm build): chorus plugins add <clone>/packages/${dir}, or a tarball made there with pnpm pack (docs/install.md).`,
+    hint: "Check the package name, or install it from a tarball or a directory (chorus plugins add ./path).",
     cause: error,
   });
 }

@@ -54,32 +54,51 @@ describe("findChannel", () => {
     expect(findChannel("webchat", discovery).id).toBe("webchat");
   });
 
-  it("names what is installed and the first-party package to install for a known id", () => {
-    const error = (() => {
-      try {
-        findChannel("telegram", discovery);
-      } catch (thrown) {
-        return thrown;
-      }
-    })() as PluginLoadError;
-    expect(error).toBeInstanceOf(PluginLoadError);
+  /** The PluginLoadError `findChannel` throws for `id`. */
+  const refusal = (id: string, within: Discovery = discovery): PluginLoadError => {
+    try {
+      findChannel(id, within);
+    } catch (thrown) {
+      expect(thrown).toBeInstanceOf(PluginLoadError);
+      return thrown as PluginLoadError;
+    }
+    throw new Error(`findChannel("${id}") found a channel`);
+  };
+
+  it("a first-party id that is not installed: says so, and the command once, in the hint", () => {
+    const error = refusal("telegram");
     expect(error).toBeInstanceOf(ChorusError);
     expect(error.code).toBe("E_INVALID_INPUT");
     expect(error.reason).toBe("unknown-channel");
-    expect(error.message).toBe(
-      'No installed plugin provides channel "telegram". Installed channels: memory, webchat. Install it with: chorus plugins add @chorus/channel-telegram',
-    );
+    expect(error.message).toBe('Channel "telegram" is not installed (installed channels: memory, webchat).');
+    expect(error.hint).toBe("Run: chorus plugins add telegram");
   });
 
-  it("suggests chorus-channel-<id> for ids without a first-party package, and shows discovery problems", () => {
+  it("a typo of a channel id: did you mean, and no package name made up from the typo", () => {
+    const error = refusal("telegrm");
+    expect(error.message).toBe('No channel "telegrm": did you mean "telegram"? (installed channels: memory, webchat)');
+    expect(error.hint).toBe(
+      'Write "telegram" (channels.telegram in the config) and install it: chorus plugins add telegram.',
+    );
+    expect(`${error.message} ${error.hint}`).not.toContain("chorus-channel-telegrm");
+    // A typo of an installed channel: only the rename.
+    expect(refusal("webhcat").hint).toBe('Write "webchat" (channels.webchat in the config).');
+  });
+
+  it("an id nothing provides: names no package (none may exist), and shows discovery problems", () => {
     const withProblem: Discovery = {
       channels: [],
       shadowed: [],
       problems: [{ reason: "not-found", source: "load", target: "./x", message: 'plugins.load entry "./x": gone' }],
     };
-    expect(() => findChannel("matrix", withProblem)).toThrow(
-      'No installed plugin provides channel "matrix". Installed channels: none. Install it with: chorus plugins add chorus-channel-matrix\nProblems found while looking for plugins:\n- plugins.load entry "./x": gone',
+    const error = refusal("matrix", withProblem);
+    expect(error.message).toBe(
+      'No installed plugin provides channel "matrix" (installed channels: none).\nProblems found while looking for plugins:\n- plugins.load entry "./x": gone',
     );
+    expect(error.hint).toBe(
+      "Install the plugin that provides it: chorus plugins add <its npm package, tarball or directory> (docs/install.md).",
+    );
+    expect(error.hint).not.toContain("chorus-channel-matrix");
   });
 });
 

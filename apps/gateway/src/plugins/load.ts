@@ -2,21 +2,38 @@ import { pathToFileURL } from "node:url";
 import { CHORUS_API_VERSION, type ChannelPlugin, channelPluginProblems } from "@chorus/core";
 import type { DiscoveredChannel, Discovery } from "./discover.js";
 import { incompatibleApiError, PluginLoadError } from "./errors.js";
-import { installSpecFor } from "./install-hints.js";
+import { closestChannelId, installCommandFor } from "./first-party.js";
 
-/** The discovered channel with this id; throws `unknown-channel` listing what is installed. */
+/**
+ * The discovered channel with this id; throws `unknown-channel` saying what is wrong (a likely typo,
+ * a first-party channel not installed, or an id nothing provides) and, once, what to do.
+ */
 export function findChannel(id: string, discovery: Discovery): DiscoveredChannel {
   const found = discovery.channels.find((channel) => channel.id === id);
   if (found) return found;
   const installed = discovery.channels.map((channel) => channel.id);
-  const spec = installSpecFor(id);
-  let message = `No installed plugin provides channel "${id}". Installed channels: ${installed.length > 0 ? installed.join(", ") : "none"}. Install it with: chorus plugins add ${spec}`;
+  const listing = `installed channels: ${installed.length > 0 ? installed.join(", ") : "none"}`;
+  const meant = closestChannelId(id, installed);
+  let message: string;
+  let hint: string;
+  if (meant) {
+    message = `No channel "${id}": did you mean "${meant}"? (${listing})`;
+    const install = installed.includes(meant) ? undefined : installCommandFor(meant);
+    hint = `Write "${meant}" (channels.${meant} in the config)${install ? ` and install it: ${install}` : ""}.`;
+  } else if (installCommandFor(id)) {
+    message = `Channel "${id}" is not installed (${listing}).`;
+    hint = `Run: ${installCommandFor(id)}`;
+  } else {
+    message = `No installed plugin provides channel "${id}" (${listing}).`;
+    hint =
+      "Install the plugin that provides it: chorus plugins add <its npm package, tarball or directory> (docs/install.md).";
+  }
   if (discovery.problems.length > 0) {
     message += `\nProblems found while looking for plugins:\n${discovery.problems.map((p) => `- ${p.message}`).join("\n")}`;
   }
   throw new PluginLoadError("unknown-channel", message, {
-    hint: `Run: chorus plugins add ${spec}`,
-    details: { channel: id, installed, install: spec },
+    hint,
+    details: { channel: id, installed, ...(meant ? { meant } : {}) },
   });
 }
 

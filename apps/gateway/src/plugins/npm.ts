@@ -14,18 +14,28 @@ export interface NpmOptions {
 /** How many of npm's last lines a failure quotes. */
 const TAIL_LINES = 15;
 
-/** Runs `npm <args>` in `cwd` without a shell, streaming its output; throws `E_PLATFORM` when it fails. */
-export async function runNpm(args: readonly string[], cwd: string, options: NpmOptions = {}): Promise<void> {
+/**
+ * Runs `npm <args>` in `cwd` without a shell, streaming its output; throws `E_PLATFORM` when it
+ * fails. Resolves with what it printed on stdout.
+ */
+export async function runNpm(args: readonly string[], cwd: string, options: NpmOptions = {}): Promise<string> {
   const npm = options.npm ?? "npm";
   const command = `${npm} ${args.join(" ")}`;
   const tail: string[] = [];
+  const stdout: string[] = [];
   const child = spawn(npm, args, { cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
   const onLine = (line: string) => {
     tail.push(line);
     if (tail.length > TAIL_LINES) tail.shift();
     options.onProgress?.(line);
   };
-  const streams = [pipeLines(child.stdout, onLine), pipeLines(child.stderr, onLine)];
+  const streams = [
+    pipeLines(child.stdout, (line) => {
+      stdout.push(line);
+      onLine(line);
+    }),
+    pipeLines(child.stderr, onLine),
+  ];
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code, signal) => resolve({ code, signal }));
@@ -38,7 +48,7 @@ export async function runNpm(args: readonly string[], cwd: string, options: NpmO
     });
   });
   await Promise.all(streams);
-  if (exit.code === 0) return;
+  if (exit.code === 0) return stdout.join("\n");
   const status = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   const output = tail.filter((line) => line.trim() !== "").join("\n");
   throw new ChorusError("E_PLATFORM", `${command} ${status} (in ${cwd}).${output ? `\n${output}` : ""}`, {

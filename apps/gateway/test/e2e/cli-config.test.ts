@@ -107,7 +107,7 @@ describe("chorus doctor", () => {
     const run = await runChorus(["doctor"], { home });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      '✗ channels.matrix: No installed plugin provides channel "matrix". Installed channels: acme, webchat. Install it with: chorus plugins add chorus-channel-matrix',
+      '✗ channels.matrix: No installed plugin provides channel "matrix" (installed channels: acme, webchat).\n    fix: Install the plugin that provides it: chorus plugins add <its npm package, tarball or directory> (docs/install.md).',
     );
     expect(run.stdout).toContain("✗ channels.acme.greeting: expected a string (got 42)");
   });

@@ -15,7 +15,7 @@ const COMMANDS: [args: string, description: string, options: string[]][] = [
   ["mcp", "the MCP server over stdio", ["--config <path>", "--url <url>", "--token <token>", "--no-start"]],
   ["channels", "list installed channel plugins, their capabilities and", ["--config <path>", "--json"]],
   ["plugins", "install and remove channel plugins in <home>/plugins", ["add <spec>", "remove <name>", "list"]],
-  ["plugins add", "install a channel package from npm", []],
+  ["plugins add", "install a channel: a first-party id", []],
   ["plugins remove", "uninstall a plugin by package name or channel id", []],
   ["plugins list", "list the plugins installed in <home>/plugins", []],
   ["token", "print the gateway's API token", ["--config <path>", "--webchat"]],

@@ -32,23 +32,36 @@ async function refusedStart(home: string, env: NodeJS.ProcessEnv = {}, args: str
 }
 
 describe("chorus start refuses a channel it cannot load, saying why and what to do", () => {
-  it("an unknown third-party channel: lists the installed channels and the chorus-channel-<id> package", async () => {
+  it("an unknown third-party channel: lists the installed channels, names no package that may exist nowhere", async () => {
     const home = await homeWith({ channels: { matrix: {} } }, ["chorus-channel-acme", "channel-telegram"]);
     const records = moduleRecords(home);
     const run = await refusedStart(home, records.env);
     expect(run.stderr).toContain(
-      'error E_INVALID_INPUT: No installed plugin provides channel "matrix". Installed channels: acme, telegram, webchat. Install it with: chorus plugins add chorus-channel-matrix\n',
+      'error E_INVALID_INPUT: No installed plugin provides channel "matrix" (installed channels: acme, telegram, webchat).\n',
     );
-    expect(run.stderr).toContain("hint: Run: chorus plugins add chorus-channel-matrix");
+    expect(run.stderr).toContain(
+      "hint: Install the plugin that provides it: chorus plugins add <its npm package, tarball or directory> (docs/install.md).",
+    );
+    expect(run.stderr).not.toContain("chorus-channel-matrix");
     expect(await records.imports()).toEqual([]);
   });
 
-  it("a first-party channel that is not installed: names its @chorus/channel-<id> package, never the config's secret", async () => {
+  it("a first-party channel that is not installed: the command once, never the config's secret", async () => {
     const home = await homeWith({ channels: { slack: { botToken: "xoxb-not-used-0123456789" } } });
     const run = await refusedStart(home);
-    expect(run.stderr).toContain('No installed plugin provides channel "slack".');
-    expect(run.stderr).toContain("Install it with: chorus plugins add @chorus/channel-slack");
+    expect(run.stderr).toContain(
+      'error E_INVALID_INPUT: Channel "slack" is not installed (installed channels: webchat).',
+    );
+    expect(run.stderr.split("chorus plugins add slack").length - 1).toBe(1);
     expect(run.stderr).not.toContain("xoxb-not-used");
+  });
+
+  it("a typo of a channel id: did you mean, and no package made up from the typo", async () => {
+    const home = await homeWith({ channels: { telegrm: { botToken: "123:abc" } } }, ["channel-telegram"]);
+    const run = await refusedStart(home);
+    expect(run.stderr).toContain('No channel "telegrm": did you mean "telegram"?');
+    expect(run.stderr).toContain('hint: Write "telegram" (channels.telegram in the config).');
+    expect(run.stderr).not.toContain("chorus-channel-telegrm");
   });
 
   it("a package built for apiVersion 2 is refused from its manifest, without importing it", async () => {
@@ -70,7 +83,7 @@ describe("chorus start refuses a channel it cannot load, saying why and what to 
     await cp(fixtureDir("acme-utils"), join(home, "libs", "acme-utils"), { recursive: true });
     const dir = await realpath(join(home, "libs", "acme-utils"));
     const run = await refusedStart(home);
-    expect(run.stderr).toContain('No installed plugin provides channel "acme". Installed channels: webchat.');
+    expect(run.stderr).toContain('No installed plugin provides channel "acme" (installed channels: webchat).');
     expect(run.stderr).toContain(
       `Problems found while looking for plugins:\n- plugins.load entry "${dir}": acme-utils@2.0.0 (${dir}) is not a Chorus channel plugin: its package.json has no "chorus" manifest. A channel package declares "chorus": { "kind": "channel", "id": "<id>", "apiVersion": 1 }.`,
     );

@@ -152,6 +152,23 @@ describe("release check: installable as published", () => {
     gateway.kill("SIGTERM");
   }, 60_000);
 
+  it("outside a clone, chorus plugins add @chorus/channel-<id> refuses the public registry (the @chorus scope there is not ours)", async () => {
+    const chorus = join(dest, "node_modules", ".bin", "chorus");
+    const home = join(work, "home-plugins");
+    await mkdir(home);
+    const cliEnv = { ...env, CHORUS_HOME: home, CHORUS_CONFIG: "" };
+    const refused = await run(chorus, ["plugins", "add", "@chorus/channel-slack"], { env: cliEnv }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? "" }),
+    );
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain(
+      "@chorus/channel-slack is not installed from the public npm registry: Chorus is not published there, and the @chorus scope there is not ours",
+    );
+    expect(refused.stderr).not.toMatch(/E404|npm error/);
+    expect(existsSync(join(home, "plugins", "node_modules", "@chorus", "channel-slack"))).toBe(false);
+  });
+
   it("a config naming a provider that is not installed: start refuses with the npm command; after it, the gateway starts", async () => {
     const chorus = join(dest, "node_modules", ".bin", "chorus");
     const home = join(work, "home-openai");
