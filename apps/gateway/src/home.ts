@@ -35,9 +35,14 @@ export function chorusPaths(home: string, env: NodeJS.ProcessEnv = process.env):
   };
 }
 
+/** `<home>/agents`: each agent's `sessions` directory. */
+export function agentsDir(home: string): string {
+  return join(home, "agents");
+}
+
 /** `<home>/agents/<agentId>/sessions`: `sessions.json` and the JSONL transcripts. */
 export function sessionsDir(home: string, agentId: string): string {
-  return join(home, "agents", agentId, "sessions");
+  return join(agentsDir(home), agentId, "sessions");
 }
 
 /** The persistent state directory of one channel account. */

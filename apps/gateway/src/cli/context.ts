@@ -5,6 +5,7 @@ import { type LoadedConfig, loadConfig } from "../config/index.js";
 import { type ChorusPaths, chorusPaths, resolveHome } from "../home.js";
 import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
 import { type Discovery, discoverChannels } from "../plugins/discover.js";
+import { ensurePrivateHome } from "../runtime/private-home.js";
 import { openGatewayState } from "../runtime/state-setup.js";
 import type { StateStore } from "../state/index.js";
 
@@ -71,5 +72,7 @@ export function discoverInstalledChannels(ctx: CliContext): Promise<Discovery> {
 /** The state layer the config names (SQLite in the home, or PostgreSQL), as the gateway opens it. */
 export async function openCliState(ctx: CliContext): Promise<StateStore> {
   const { pino } = await import("pino");
-  return openGatewayState(ctx.loaded.config, ctx.paths, pino({ level: "warn" }, pino.destination(2)));
+  const logger = pino({ level: "warn" }, pino.destination(2));
+  ensurePrivateHome(ctx.paths.home, logger);
+  return openGatewayState(ctx.loaded.config, ctx.paths, logger);
 }

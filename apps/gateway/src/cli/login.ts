@@ -4,6 +4,7 @@ import { pino } from "pino";
 import { channelAccounts, validatePluginConfig } from "../config/index.js";
 import { channelStateDir } from "../home.js";
 import { createLogger } from "../log.js";
+import { makePrivateDir } from "../owner-only.js";
 import { findChannel, loadChannelPlugin } from "../plugins/index.js";
 import { cliContext, discoverInstalledChannels, openCliState } from "./context.js";
 import { parseLoginOptions } from "./login-options.js";
@@ -70,12 +71,14 @@ export async function loginCommand(
   const pending: Promise<void>[] = [];
   const state = await openCliState(ctx);
   try {
+    const stateDir = channelStateDir(ctx.paths, channelId, accountId);
+    makePrivateDir(stateDir);
     const result = await plugin.login({
       config: pluginConfig,
       accountId,
       // The store and the state dir the gateway's instance of this account uses.
       store: state.channelStore(channelId, accountId),
-      stateDir: channelStateDir(ctx.paths, channelId, accountId),
+      stateDir,
       // Log lines go to stderr so they never break up the QR code on stdout; without secrets.
       logger: new Redactor(secretsOf(pluginConfig, plugin.secretKeys)).logger(logger),
       signal: abort.signal,

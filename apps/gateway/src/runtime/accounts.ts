@@ -8,6 +8,7 @@ import { ChannelSupervisor } from "../channels/supervisor.js";
 import { channelAccounts, validatePluginConfig } from "../config/index.js";
 import { type ChorusPaths, channelStateDir } from "../home.js";
 import { type HookRegistry, hookPath } from "../http/hooks.js";
+import { makePrivateDir } from "../owner-only.js";
 import type { Discovery } from "../plugins/discover.js";
 import { findChannel, loadChannelPlugin } from "../plugins/load.js";
 import type { StateStore } from "../state/index.js";
@@ -49,6 +50,9 @@ export async function configureAccounts(options: AccountsOptions): Promise<Accou
       // Every line, error and status of this account passes through its redactor: its secrets never show.
       const redactor = new Redactor(secretsOf(pluginConfig, plugin.secretKeys));
       const channelLogger = logger.child({ channel: channelId, account: account.accountId });
+      // Whatever a plugin keeps there (a linked device's keys) is readable by this user only.
+      const stateDir = channelStateDir(paths, channelId, account.accountId);
+      makePrivateDir(stateDir);
       const pluginLogger = redactor.logger(channelLogger);
       const emit = (event: InboundEvent): Promise<void> => {
         const committed = runAsGateway(() => options.accept(entry, event));
@@ -72,7 +76,7 @@ export async function configureAccounts(options: AccountsOptions): Promise<Accou
             config: pluginConfig,
             accountId: account.accountId,
             store: state.channelStore(channelId, account.accountId),
-            stateDir: channelStateDir(paths, channelId, account.accountId),
+            stateDir,
             logger: pluginLogger,
             signal,
             emit,

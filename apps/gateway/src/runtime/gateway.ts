@@ -29,6 +29,7 @@ import { startHeartbeats } from "./heartbeats.js";
 import { InboundRouter } from "./inbound.js";
 import { InboxWriter } from "./inbox.js";
 import { LeaseKeeper } from "./leases.js";
+import { securePrivateHome } from "./private-home.js";
 import { gatewayIdOf, openGatewayState } from "./state-setup.js";
 import { resolveToken } from "./token.js";
 
@@ -68,6 +69,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       { hint: "Set gateway.auth.token (16+ characters), or bind to 127.0.0.1." },
     );
   }
+  securePrivateHome(paths, logger);
   const { token, generated } = await resolveToken(config.gateway.auth.token, paths.tokenFile);
   const agents = resolveAgents(config);
   // A provider that is not installed is said now, not at the first turn (which loads it).

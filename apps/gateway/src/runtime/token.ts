@@ -15,7 +15,7 @@ export async function resolveToken(
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   const token = randomBytes(24).toString("base64url");
-  await mkdir(dirname(tokenFile), { recursive: true });
+  await mkdir(dirname(tokenFile), { recursive: true, mode: 0o700 });
   await writeFile(tokenFile, `${token}\n`, { mode: 0o600 });
   return { token, generated: true };
 }

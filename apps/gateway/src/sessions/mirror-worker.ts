@@ -60,7 +60,7 @@ export function runMirrorWorker(require: NodeJS.Require): void {
   const write = () => {
     const dir = path.dirname(file);
     const name = path.basename(file);
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     for (const left of fs.readdirSync(dir)) {
       if (left.startsWith(`.${name}.`) && left.endsWith(".tmp")) fs.rmSync(path.join(dir, left), { force: true });
     }

@@ -59,6 +59,7 @@ describe("chorus channels login", () => {
     const run = await runChorus(["channels", "login", "matrix"], { home: await home() });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('No installed plugin provides channel "matrix"');
-    expect(run.stderr).toContain("chorus plugins add chorus-channel-matrix");
+    expect(run.stderr).toContain("chorus plugins add <its npm package, tarball or directory>");
+    expect(run.stderr).not.toContain("chorus-channel-matrix");
   });
 });

@@ -23,6 +23,18 @@ describe("writeFileAtomic", () => {
     expect(await readFile(path, "utf8")).toBe("hi");
   });
 
+  it.skipIf(process.platform === "win32")("creates missing directories owner-only, whatever the umask", async () => {
+    const previous = process.umask(0o022);
+    try {
+      await writeFileAtomic(join(dir, "a", "b", "c.json"), "x");
+    } finally {
+      process.umask(previous);
+    }
+    expect((await stat(join(dir, "a"))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(dir, "a", "b"))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(dir, "a", "b", "c.json"))).mode & 0o777).toBe(0o600);
+  });
+
   it("replaces the target and leaves no temp file behind", async () => {
     const path = join(dir, "state.json");
     await writeFile(path, "old");

@@ -14,6 +14,7 @@ let tempCounter = 0;
 /**
  * Replaces `path` with `data` so that a crash leaves either the old or the new content: writes a
  * unique temp file next to it, fsyncs it, renames it over the target and fsyncs the directory.
+ * Missing parent directories are created owner-only (0700).
  */
 export async function writeFileAtomic(
   path: string,
@@ -23,7 +24,7 @@ export async function writeFileAtomic(
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${++tempCounter}.${randomBytes(4).toString("hex")}.tmp`);
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     const handle = await open(temp, "wx", options.mode ?? 0o600);
     try {
       await handle.writeFile(data);

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { DatabaseSyncInstance as Database, StatementSyncInstance as Statement } from "@photostructure/sqlite";
+import { makePrivateFile, restrictToOwner } from "../../owner-only.js";
 import { requirePackage } from "../../require-package.js";
 import type { Sql, SqlDb, TxOptions } from "./sql.js";
 import { WalSync } from "./wal-sync.js";
@@ -35,6 +36,17 @@ function positional(text: string): { text: string; order: number[] } {
 }
 
 /**
+ * Makes the database and its `-wal`/`-shm` owner-only (0600) before SQLite opens them: SQLite gives
+ * the files it creates next to a database the database file's mode, so a new one is created 0600
+ * first, and an older install's looser files are tightened. An existing directory is left as it is.
+ */
+function makeDatabasePrivate(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  makePrivateFile(file);
+  for (const suffix of ["-wal", "-shm"]) restrictToOwner(`${file}${suffix}`);
+}
+
+/**
  * SQLite (node:sqlite's API): one connection, WAL, `synchronous=NORMAL`, a durable commit made
  * durable by a WAL sync off the event loop (`WalSync`; see the gateway README, "State"),
  * checkpoints every ~40 MB of WAL, a busy timeout for the CLI next to a running gateway. Statements are synchronous underneath; a transaction spans awaits, so statements
@@ -52,7 +64,7 @@ export class SqliteDb implements SqlDb {
     readonly file: string,
     options: { busyTimeoutMs?: number } = {},
   ) {
-    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+    if (file !== ":memory:") makeDatabasePrivate(file);
     this.#db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5_000 });
     this.#db.exec("PRAGMA journal_mode = WAL");
     this.#db.exec("PRAGMA synchronous = NORMAL");
