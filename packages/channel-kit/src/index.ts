@@ -12,6 +12,14 @@ export {
 } from "./http/client.js";
 export { codeForStatus, PlatformHttpError, platformMessage } from "./http/errors.js";
 export { originOf, type ProbeAnswer, probeRequest, unreachable } from "./probe.js";
+export {
+  acknowledges,
+  createReceiver,
+  type Receipt,
+  type Receiver,
+  type ReceiverOptions,
+  type Redelivery,
+} from "./receive/index.js";
 export { BOT_REACTIONS_TTL_MS, BotReactionRecord, type ReactionTarget } from "./records/bot-reactions.js";
 export { REDACTED, Redactor, secretsOf } from "./redact/redactor.js";
 export {
