@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ModelProviderMissingError } from "../agent/provider-package.js";
 import { chorusPaths } from "../home.js";
 import { installGatewayLayout } from "../testing/provider-install.js";
-import { type ConfigSource, validateInstallation, validationError } from "./validate.js";
+import { type ConfigSource, validateInstallation, validationError, variableOf } from "./validate.js";
 import { checkWebhook, reachOf } from "./webhooks.js";
 
 const homes: string[] = [];
@@ -31,10 +31,11 @@ async function validate(
 }
 
 describe("validateInstallation: one pass over everything", () => {
-  it("no file in the home: a warning, the defaults apply; named by --config or CHORUS_CONFIG: an error", async () => {
-    expect((await validate(undefined)).findings).toEqual([
-      expect.objectContaining({ level: "warning", message: expect.stringContaining("no config file") }),
-    ]);
+  it("no file in the home: nothing wrong, the defaults apply; named by --config or CHORUS_CONFIG: an error", async () => {
+    const home = await validate(undefined);
+    expect(home.findings).toEqual([]);
+    expect(home.exists).toBe(false);
+    expect(home.config.agents.list).toBeUndefined();
     const flag = await validate(undefined, "flag");
     expect(flag.findings[0]).toMatchObject({ level: "error", message: expect.stringMatching(/^--config names /) });
     expect(validationError(flag)?.message).toMatch(/^--config names .*, which does not exist$/);
@@ -54,6 +55,33 @@ describe("validateInstallation: one pass over everything", () => {
       ]),
     );
     expect(validationError(result)?.message.split("\n").length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("an unset variable: the fix is to set it in the gateway's environment, not to edit the file", async () => {
+    const result = await validate(
+      '{ agents: { list: [{ id: "main", model: { provider: "openai", model: "gpt-4o", apiKey: "${OPENAI_API_KEY}" } }] } }',
+      "home",
+      { OPENAI_API_KEY: "" },
+    );
+    const [unset] = result.findings;
+    expect(unset).toMatchObject({
+      level: "error",
+      path: "agents.list[0].model.apiKey",
+      message: "environment variable OPENAI_API_KEY is set but empty",
+      fix: "set OPENAI_API_KEY in the gateway's environment (export OPENAI_API_KEY=… or the service's environment file)",
+    });
+    expect(unset && variableOf(unset)).toBe("OPENAI_API_KEY");
+    // A malformed reference is the file's to fix.
+    const malformed = await validate('{ gateway: { auth: { token: "${1BAD}" } } }');
+    expect(malformed.findings[0]?.fix).toMatch(/^edit gateway\.auth\.token in /);
+    expect(malformed.findings[0] && variableOf(malformed.findings[0])).toBeUndefined();
+  });
+
+  it("names the sections that fell back to their defaults", async () => {
+    const result = await validate('{ agents: { list: [{ id: "main", model: { provder: "demo" } }] }, gateway: {} }');
+    expect(result.defaulted).toEqual(["agents"]);
+    expect((await validate("{ gateway: { port: 1 } }")).defaulted).toEqual([]);
+    expect((await validate("{ gateway: ")).defaulted).toContain("agents");
   });
 
   it("a provider whose package is not installed: an error naming agent, package and command; start gets that error", async () => {

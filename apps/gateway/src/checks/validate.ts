@@ -45,6 +45,8 @@ export interface Validation {
   findings: ConfigFinding[];
   /** The config as far as it is valid (sections with errors fall back to their defaults). */
   config: GatewayConfig;
+  /** Top-level sections the schema rejected: `config` holds their defaults there, not what the file says. */
+  defaulted: string[];
   channels: ValidatedChannel[];
 }
 
@@ -70,7 +72,9 @@ export async function validateInstallation(options: ValidateOptions): Promise<Va
     try {
       raw = parseConfigText(read.text, file);
     } catch (error) {
-      return { file, exists: true, findings: fromError(error, file), config: defaults(), channels: [] };
+      const findings = fromError(error, file);
+      const defaulted = Object.keys(gatewayConfigSchema.shape);
+      return { file, exists: true, findings, config: defaults(), defaulted, channels: [] };
     }
   }
   const envPaths = new Set<string>();
@@ -96,6 +100,10 @@ export async function validateInstallation(options: ValidateOptions): Promise<Va
     findings.push(...issues.map((issue) => finding(issue, file)).filter(notAnEnvPath));
   }
   const config = parsed.success ? parsed.data : bySection(substituted);
+  const shape = gatewayConfigSchema.shape;
+  const defaulted = parsed.success
+    ? []
+    : [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? "")))].filter((key) => key in shape);
   config.plugins.load = config.plugins.load.map((entry) => resolveLoadEntry(entry, file));
   const loaded: LoadedConfig = { config, file, exists: read.text !== undefined };
   findings.push(...checkConfig(loaded, options.env));
@@ -106,7 +114,7 @@ export async function validateInstallation(options: ValidateOptions): Promise<Va
   const sorted = [...unique.values()].sort((a, b) => (a.level === b.level ? 0 : a.level === "error" ? -1 : 1));
   // Env problems are kept even though their paths are filtered from the schema's follow-up complaints.
   const envFindings = findings.filter((f) => envPaths.has(f.path) && f.message.includes("environment variable"));
-  return { file, exists: loaded.exists, findings: [...envFindings, ...sorted], config, channels };
+  return { file, exists: loaded.exists, findings: [...envFindings, ...sorted], config, defaulted, channels };
 }
 
 /** The validation's errors as one error for `chorus start` (a plugin's own error when it is the only one). */
@@ -143,16 +151,8 @@ async function readConfigText(file: string, source: ConfigSource): Promise<{ tex
         },
       };
     }
-    if (source === "home") {
-      return {
-        finding: {
-          level: "warning",
-          path: "",
-          message: `no config file at ${file}: the gateway starts the webchat with the offline demo agent`,
-          fix: `create ${file} (JSON5) to configure channels and agents`,
-        },
-      };
-    }
+    // No file in the home is no problem: the defaults apply (the webchat with the demo agent).
+    if (source === "home") return {};
     const who = source === "flag" ? "--config" : "CHORUS_CONFIG";
     return {
       finding: {
@@ -267,12 +267,25 @@ function issuesOf(error: unknown): ConfigIssue[] {
   throw error;
 }
 
+/** The environment variable an error finding asks to set (an unset or empty `${NAME}`), if it is one. */
+export function variableOf(finding: ConfigFinding): string | undefined {
+  if (!(finding.cause instanceof ConfigError)) return undefined;
+  return finding.cause.issues.find((issue) => issue.path === finding.path && issue.variable)?.variable;
+}
+
 function finding(issue: ConfigIssue, file: string, fix?: string, cause?: unknown): ConfigFinding {
+  const variable = issue.variable;
   return {
     level: "error",
     path: issue.path,
     message: issue.message,
-    fix: fix ?? (issue.path ? `edit ${issue.path} in ${file}` : `edit ${file}`),
+    fix:
+      fix ??
+      (variable
+        ? `set ${variable} in the gateway's environment (export ${variable}=… or the service's environment file)`
+        : issue.path
+          ? `edit ${issue.path} in ${file}`
+          : `edit ${file}`),
     ...(cause === undefined ? {} : { cause }),
   };
 }

@@ -1,4 +1,5 @@
 import { type ChorusError, toChorusError } from "@chorus/core";
+import { installCommandFor } from "../plugins/index.js";
 import { cliContext, discoverInstalledChannels, gatewayEndpoint } from "./context.js";
 import { callGateway, isUnreachable } from "./http-client.js";
 import { reportError } from "./output.js";
@@ -40,9 +41,15 @@ export async function channelsCommand(options: {
   } catch (error) {
     if (!isUnreachable(error)) refused = toChorusError(error);
   }
+  const installed = new Set(["webchat", ...discovery.channels.map((c) => c.id)]);
+  // Configured, but no plugin provides it: listed too, so it does not vanish from the list.
+  const missing = Object.keys(config.channels)
+    .filter((id) => !installed.has(id))
+    .map((id) => ({ id, packageName: "(not installed)", version: "", source: "missing" }));
   const rows = [
     { id: "webchat", packageName: "@chorus/gateway (built in)", version: "", source: "builtin" },
     ...discovery.channels.map((c) => ({ id: c.id, packageName: c.packageName, version: c.version, source: c.source })),
+    ...missing,
   ].map((row) => ({
     ...row,
     configured: row.id === "webchat" ? config.channels.webchat?.enabled !== false : row.id in config.channels,
@@ -66,8 +73,11 @@ export async function channelsCommand(options: {
       )
       .join(", ");
     const flags = row.live[0] ? describeFlags(row.live[0].capabilities.reactions) : "";
+    const configured = row.configured
+      ? `configured${row.source === "missing" ? ` — ${missingPlugin(row.id)}` : ""}`
+      : "not configured";
     process.stdout.write(
-      `${row.id.padEnd(12)} ${`${row.packageName}${row.version ? `@${row.version}` : ""}`.padEnd(40)} ${row.configured ? "configured" : "not configured"}${state ? `  ${state}` : ""}${flags ? `  reactions: ${flags}` : ""}\n`,
+      `${row.id.padEnd(12)} ${`${row.packageName}${row.version ? `@${row.version}` : ""}`.padEnd(40)} ${configured}${state ? `  ${state}` : ""}${flags ? `  reactions: ${flags}` : ""}\n`,
     );
     // Only channels the platform calls have webhooks; those connecting out (WhatsApp, Discord) list none.
     const base = (config.gateway.publicUrl ?? gatewayUrl ?? "").replace(/\/$/, "");
@@ -80,6 +90,12 @@ export async function channelsCommand(options: {
   }
   for (const problem of discovery.problems) process.stdout.write(`problem: ${JSON.stringify(problem)}\n`);
   if (refused) reportError(refused);
+}
+
+/** What a configured channel without a plugin needs: the install command of a first-party one (no package name is made up). */
+function missingPlugin(id: string): string {
+  const install = installCommandFor(id);
+  return install ? `its plugin is missing: ${install}` : "no installed plugin provides it";
 }
 
 function describeFlags(reactions: Record<string, unknown>): string {

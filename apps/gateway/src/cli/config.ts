@@ -13,6 +13,11 @@ export function printFindings(findings: readonly ConfigFinding[]): boolean {
   return findings.some((f) => f.level === "error");
 }
 
+/** What happens without a config file in the home (nothing wrong: the defaults apply), and how to configure. */
+export function noConfigNote(file: string): string {
+  return `no config file at ${file}: the gateway starts the webchat with the offline demo agent (create the file, JSON5, to configure channels and agents)`;
+}
+
 /** `chorus config check`: validates the config file and reports what would fail at start. */
 export function registerConfigCommands(program: Command): void {
   const config = program.command("config").description("inspect the configuration");
@@ -30,7 +35,7 @@ export function registerConfigCommands(program: Command): void {
           ? `${validation.file}: ${failed ? "has errors" : "valid"}\n`
           : failed
             ? `${validation.file} does not exist.\n`
-            : `${validation.file} does not exist; the defaults apply.\n`,
+            : `${noConfigNote(validation.file)}\n`,
       );
       if (failed) process.exitCode = 1;
     });

@@ -1,16 +1,17 @@
 import { access } from "node:fs/promises";
 import { MemoryStore } from "@chorus/channel-kit/state";
 import { type ChannelStore, toChorusError } from "@chorus/core";
+import { ModelProviderMissingError } from "../agent/provider-package.js";
 import { probeChannels } from "../checks/channel-probe.js";
 import { probeModel } from "../checks/model-probe.js";
 import { agentModels, agentProviders } from "../checks/providers.js";
-import { type Validation, validateInstallation } from "../checks/validate.js";
+import { type Validation, validateInstallation, variableOf } from "../checks/validate.js";
 import type { RemoteModelConfig } from "../config/index.js";
 import { stateConfigOf } from "../runtime/state-setup.js";
 import { StateStore, sqliteFile } from "../state/state-store.js";
-import { printFindings } from "./config.js";
+import { noConfigNote, printFindings } from "./config.js";
 import { type CliContext, cliContext, cliPaths, gatewayEndpoint } from "./context.js";
-import { callGateway, isUnreachable } from "./http-client.js";
+import { callGateway, isNotChorus, isUnreachable } from "./http-client.js";
 
 type Say = (level: "ok" | "warning" | "error" | "note", line: string, fix?: string) => void;
 
@@ -36,10 +37,7 @@ export async function doctorCommand(options: { config?: string; url?: string; to
   const validation = await validateInstallation(located);
   if (printFindings(validation.findings)) failed = true;
   if (!validation.findings.some((f) => f.level === "error")) {
-    say(
-      "ok",
-      validation.exists ? `config ${validation.file}` : `no config at ${validation.file} (webchat + demo agent)`,
-    );
+    say("ok", validation.exists ? `config ${validation.file}` : noConfigNote(validation.file));
   }
   await checkModels(validation, located.env, say);
   await withState(validation, located.paths, say, (storeOf) => checkChannels(validation, located.paths, storeOf, say));
@@ -62,11 +60,35 @@ export async function doctorCommand(options: { config?: string; url?: string; to
 
 /**
  * Each agent's model (its own, else `agents.defaults.model`): its provider's package, installed
- * (with its version) or missing (with the command), then one request to its endpoint.
+ * (with its version) or missing (with the command), then one request to its endpoint. An agent
+ * whose model config has errors is neither ticked nor probed.
  */
 async function checkModels(validation: Validation, env: NodeJS.ProcessEnv, say: Say): Promise<void> {
+  const errors = validation.findings.filter((f) => f.level === "error");
+  if (validation.defaulted.includes("agents")) {
+    // The agents in `validation.config` are the defaults (the demo agent), not the file's.
+    const scopes = new Set(errors.filter((f) => /^agents\b/.test(f.path)).map((f) => agentScope(f.path)));
+    if (scopes.size === 0) say("note", "agents: not checked until the errors above are fixed");
+    for (const scope of scopes) {
+      say("error", `${scope}: cannot run until the error above is fixed, so its model is not checked`);
+    }
+    return;
+  }
   const packages = new Map(agentProviders(validation.config).map((agent) => [agent.id, agent.found]));
   for (const { id, model, path } of agentModels(validation.config)) {
+    const blocking = errors.filter(
+      (f) => (f.path === path || f.path.startsWith(`${path}.`)) && !(f.cause instanceof ModelProviderMissingError),
+    );
+    if (blocking.length > 0) {
+      const variables = [...new Set(blocking.map(variableOf).filter((name) => name !== undefined))];
+      say(
+        "error",
+        variables.length > 0
+          ? `agent ${id}: cannot run until ${variables.join(" and ")} ${variables.length > 1 ? "are" : "is"} set, so its model server is not probed`
+          : `agent ${id}: cannot run until the error above at ${blocking[0]?.path} is fixed, so its model is not checked`,
+      );
+      continue;
+    }
     if (model.provider === "demo") {
       say("ok", `agent ${id}: the offline demo model`);
       continue;
@@ -86,6 +108,13 @@ async function checkModels(validation: Validation, env: NodeJS.ProcessEnv, say: 
     const result = await probeModel(model as RemoteModelConfig, path, env);
     say(result.level, `agent ${id}: ${result.detail}`, result.fix);
   }
+}
+
+/** `agent at agents.list[0]`, `agents.defaults`, `agents`: the part of the agents section an error is in. */
+function agentScope(path: string): string {
+  const item = /^agents\.list\[\d+\]/.exec(path)?.[0];
+  if (item) return `agent at ${item}`;
+  return path.startsWith("agents.defaults") ? "agents.defaults (every agent without a model of its own)" : "agents";
 }
 
 /**
@@ -157,27 +186,38 @@ async function reportLiveChannels(
   say: Say,
 ): Promise<void> {
   let channels: LiveChannel[];
+  const endpoint = await gatewayEndpoint(ctx, {
+    ...(overrides.url ? { url: overrides.url } : {}),
+    ...(overrides.token ? { token: overrides.token } : {}),
+  });
   try {
-    channels = (
-      await callGateway<{ channels: LiveChannel[] }>(
-        await gatewayEndpoint(ctx, {
-          ...(overrides.url ? { url: overrides.url } : {}),
-          ...(overrides.token ? { token: overrides.token } : {}),
-        }),
-        "GET",
-        "/v1/channels",
-      )
-    ).channels;
+    channels = (await callGateway<{ channels: LiveChannel[] }>(endpoint, "GET", "/v1/channels")).channels;
   } catch (error) {
     if (isUnreachable(error)) {
       say("note", "the gateway is not running: the lines above are what can be checked without it");
       return;
     }
-    say(
-      "error",
-      `the running gateway refused the status request: ${(error as Error).message}`,
-      "pass the right token (--token or CHORUS_TOKEN)",
-    );
+    const reason = toChorusError(error);
+    if (isNotChorus(error)) {
+      const move = overrides.url ? "" : `, move the gateway to a free port (gateway.port in ${ctx.loaded.file})`;
+      say(
+        "error",
+        reason.message,
+        `stop the program that listens at ${endpoint.url}${move}, or pass --url with the gateway's address`,
+      );
+    } else if (reason.code === "E_AUTH") {
+      say(
+        "error",
+        `the running gateway refused the status request: ${reason.message}`,
+        "pass the right token (--token or CHORUS_TOKEN)",
+      );
+    } else {
+      say(
+        "error",
+        `the running gateway at ${endpoint.url} failed the status request: ${reason.message}`,
+        reason.hint ?? "see the gateway's log (`--verbose` for more)",
+      );
+    }
     return;
   }
   for (const channel of channels) {

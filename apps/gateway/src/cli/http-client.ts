@@ -5,7 +5,25 @@ export function isUnreachable(error: unknown): boolean {
   return error instanceof ChorusError && error.details?.reachable === false;
 }
 
-/** Calls the running gateway's HTTP API; its error replies come back as `ChorusError`s. */
+/** True for the error `callGateway` throws when what answers at the gateway's URL is not a Chorus gateway. */
+export function isNotChorus(error: unknown): boolean {
+  return error instanceof ChorusError && error.details?.chorus === false;
+}
+
+/** A Chorus gateway's API answer: `{ ok: true, … }`, or `{ ok: false, error: { code, message } }`. */
+type ChorusReply = { ok: true } | { ok: false; error: { code: ErrorCode; message: string; hint?: string } };
+
+function isChorusReply(body: unknown): body is ChorusReply {
+  if (typeof body !== "object" || body === null || typeof (body as { ok?: unknown }).ok !== "boolean") return false;
+  if ((body as { ok: boolean }).ok) return true;
+  const error = (body as { error?: { code?: unknown; message?: unknown } }).error;
+  return typeof error?.code === "string" && typeof error.message === "string";
+}
+
+/**
+ * Calls the running gateway's HTTP API; its error replies come back as `ChorusError`s (with the
+ * HTTP status in `details`). An answer that is not Chorus's JSON means another program listens there.
+ */
 export async function callGateway<T>(
   endpoint: { url: string; token: string },
   method: string,
@@ -30,13 +48,28 @@ export async function callGateway<T>(
       },
     );
   }
-  const payload = (await response.json().catch(() => undefined)) as
-    | { ok: boolean; error?: { code: ErrorCode; message: string; hint?: string } }
-    | undefined;
-  if (!payload) throw new ChorusError("E_PLATFORM", `the gateway answered HTTP ${response.status} without JSON`);
+  const text = await response.text().catch(() => "");
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    payload = undefined;
+  }
+  const status = response.status;
+  if (!isChorusReply(payload)) {
+    const what = payload === undefined ? "without JSON" : "with JSON that is not a Chorus gateway's";
+    throw new ChorusError(
+      "E_PLATFORM",
+      `something that is not a Chorus gateway answers at ${endpoint.url}: HTTP ${status} ${what} to ${method} ${path}`,
+      {
+        hint: "Stop the program that listens there, move the gateway to a free port (gateway.port in chorus.json), or pass --url with the gateway's address.",
+        details: { url: endpoint.url, status, chorus: false },
+      },
+    );
+  }
   if (!payload.ok) {
-    const error = payload.error ?? { code: "E_PLATFORM" as const, message: `HTTP ${response.status}` };
-    throw new ChorusError(error.code, error.message, error.hint ? { hint: error.hint } : {});
+    const { code, message, hint } = payload.error;
+    throw new ChorusError(code, message, { ...(hint ? { hint } : {}), details: { url: endpoint.url, status } });
   }
   return payload as T;
 }

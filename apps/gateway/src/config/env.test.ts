@@ -63,14 +63,18 @@ describe("substituteEnv", () => {
       substituteEnv({ agents: { list: [{ model: { apiKey: "${A}" } }, { name: "${B}" }] } }, {}),
     );
     expect(error.issues).toEqual([
-      { path: "agents.list[0].model.apiKey", message: "environment variable A is not set" },
-      { path: "agents.list[1].name", message: "environment variable B is not set" },
+      { path: "agents.list[0].model.apiKey", message: "environment variable A is not set", variable: "A" },
+      { path: "agents.list[1].name", message: "environment variable B is not set", variable: "B" },
     ]);
   });
 
   it("treats an empty variable as a mistake", () => {
     const error = thrown(() => substituteEnv({ token: "${EMPTY}" }, env));
-    expect(error.issues[0]).toEqual({ path: "token", message: "environment variable EMPTY is set but empty" });
+    expect(error.issues[0]).toEqual({
+      path: "token",
+      message: "environment variable EMPTY is set but empty",
+      variable: "EMPTY",
+    });
   });
 
   it("rejects invalid names and names the path", () => {
@@ -84,6 +88,7 @@ describe("substituteEnv", () => {
     const error = thrown(() => substituteEnv({ gateway: { bind: "${HOST" } }, env));
     expect(error.issues[0]?.path).toBe("gateway.bind");
     expect(error.issues[0]?.message).toContain("unterminated");
+    expect(error.issues[0]?.variable).toBeUndefined();
   });
 
   it("prefixes paths with the given path", () => {

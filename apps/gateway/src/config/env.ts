@@ -71,11 +71,11 @@ function resolveVariable(name: string, env: NodeJS.ProcessEnv, where: string, is
   }
   const value = env[name];
   if (value === undefined) {
-    issues.push({ path: where, message: `environment variable ${name} is not set` });
+    issues.push({ path: where, message: `environment variable ${name} is not set`, variable: name });
     return "";
   }
   if (value === "") {
-    issues.push({ path: where, message: `environment variable ${name} is set but empty` });
+    issues.push({ path: where, message: `environment variable ${name} is set but empty`, variable: name });
     return "";
   }
   return value;

@@ -75,6 +75,30 @@ describe("formatZodIssues", () => {
     ]);
   });
 
+  it("names a misspelt discriminator key (provder) instead of only listing the providers", () => {
+    const raw = {
+      agents: {
+        list: [{ id: "main", model: { provder: "openai-compatible", model: "x", baseURL: "http://127.0.0.1:9/v1" } }],
+      },
+    };
+    expect(issuesOf(raw)).toEqual([
+      {
+        path: "agents.list[0].model.provder",
+        message:
+          'unknown key "provder" (did you mean "provider"?); provider is missing: expected one of "demo", "openai-compatible", "openai", "anthropic", "google", "ollama", "external"',
+        value: "openai-compatible",
+      },
+    ]);
+    // No key close to it: the discriminator is missing; an unrelated unknown key is not taken for it.
+    expect(issuesOf({ agents: { list: [{ id: "a", model: { apikey: "sk-1", model: "m" } }] } })).toEqual([
+      {
+        path: "agents.list[0].model.provider",
+        message:
+          'missing: expected one of "demo", "openai-compatible", "openai", "anthropic", "google", "ollama", "external"',
+      },
+    ]);
+  });
+
   it("says a required key is missing", () => {
     const issues = issuesOf({
       agents: { list: [{ id: "a", model: { provider: "openai-compatible", baseURL: "http://x" } }] },
@@ -134,8 +158,57 @@ describe("formatZodIssues", () => {
     expect(text).not.toContain("pa55word");
     expect(issues.map((issue) => issue.message)).toEqual([
       'expected at least 20 characters, got "***"',
-      'expected a number, got "***"',
+      "expected a number, got a string",
     ]);
+  });
+
+  it("a value of the wrong type: what was expected, what it got, and to quote a token or id", () => {
+    const schema = z.object({
+      botToken: z.string({
+        error: "botToken is required (the token @BotFather gave you, or an environment variable reference)",
+      }),
+      account: z.string({ error: "account is required: the bot's Signal number in E.164 form (+15551234567)" }),
+      chatId: z.string({ error: "chatId is required" }),
+      handle: z.string({ error: "the bot's @handle" }),
+    });
+    const input = { botToken: 12345, account: 15551234567, chatId: -1001234, handle: true };
+    expect(formatZodIssues(schema.safeParse(input).error?.issues ?? [], input, "channels.telegram")).toEqual([
+      {
+        path: "channels.telegram.botToken",
+        message:
+          "expected a string (the token @BotFather gave you, or an environment variable reference), got a number (put it in quotes)",
+        value: "***",
+      },
+      {
+        path: "channels.telegram.account",
+        message:
+          'expected a string (the bot\'s Signal number in E.164 form (+15551234567)), got a number (write it in quotes: "15551234567")',
+        value: 15551234567,
+      },
+      {
+        path: "channels.telegram.chatId",
+        message: 'expected a string, got a number (write it in quotes: "-1001234")',
+        value: -1001234,
+      },
+      { path: "channels.telegram.handle", message: "expected a string (the bot's @handle), got true", value: true },
+    ]);
+    // Missing, the schema's own words are right.
+    expect(formatZodIssues(schema.safeParse({}).error?.issues ?? [], {})[0]?.message).toBe(
+      "botToken is required (the token @BotFather gave you, or an environment variable reference)",
+    );
+  });
+
+  it("never shows a secret's digits, nor digits that were rounded when the file was read", () => {
+    const schema = z.object({ apiKey: z.string(), guildId: z.string() });
+    // As read from the file: a Discord-style id without quotes loses its last digits.
+    const input = JSON.parse('{ "apiKey": 98765, "guildId": 1234567890123456789 }') as Record<string, unknown>;
+    const issues = formatZodIssues(schema.safeParse(input).error?.issues ?? [], input);
+    expect(issues.map((issue) => issue.message)).toEqual([
+      "expected a string, got a number (put it in quotes)",
+      "expected a string, got a number (put it in quotes, digit for digit as you have it: it is too long to be read as a number)",
+    ]);
+    expect(JSON.stringify(issues)).not.toContain("98765");
+    expect(issues[1]?.message).not.toMatch(/\d{10}/);
   });
 });
 

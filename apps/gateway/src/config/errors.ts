@@ -1,9 +1,12 @@
 import { ChorusError } from "@chorus/core";
+import { type AnyIssue, DEFAULT_MESSAGE, expectation, nestedIssues, typeName } from "./expectation.js";
 import { knownKeysAt } from "./schema-keys.js";
-import { closestMatch } from "./suggest.js";
+import { closestMatch, editDistance } from "./suggest.js";
 import {
+  describeKind,
   describeValue,
   formatPath,
+  isPlainObject,
   isSecretKey,
   isSecretPath,
   issueValue,
@@ -17,6 +20,8 @@ export interface ConfigIssue {
   path: string;
   message: string;
   value?: unknown;
+  /** The environment variable a `${NAME}` reference names, when it is unset or empty: set it, not the file. */
+  variable?: string;
 }
 
 export interface ConfigErrorOptions {
@@ -64,27 +69,6 @@ export interface ZodIssueLike {
   readonly path?: readonly unknown[];
 }
 
-type AnyIssue = ZodIssueLike & Record<string, unknown>;
-
-const TYPE_NAMES: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  int: "a whole number",
-  bigint: "a whole number",
-  boolean: "true or false",
-  object: "an object",
-  record: "an object",
-  map: "an object",
-  array: "a list",
-  tuple: "a list",
-  set: "a list",
-  null: "null",
-  undefined: "nothing",
-  date: "a date",
-};
-
-const DEFAULT_MESSAGE = /^(Invalid\b|Too (big|small)\b|Unrecognized keys?\b)/;
-
 /**
  * Turns zod issues into ConfigIssues: paths under `prefix`, the offending value read from `raw`,
  * plain-English expectations, and "did you mean" for unknown keys when `schema` is given.
@@ -113,6 +97,11 @@ function formatIssue(issue: AnyIssue, base: PathSegment[], context: FormatContex
     for (const key of issue.keys) context.out.push(unknownKey(String(key), path, context));
     return;
   }
+  const misspelt = issue.code === "invalid_union" ? misspeltDiscriminator(issue, path, context) : undefined;
+  if (misspelt) {
+    context.out.push(misspelt);
+    return;
+  }
   const branch = issue.code === "invalid_union" ? deepestBranch(issue) : undefined;
   if (branch) {
     for (const inner of branch) formatIssue(inner, path, context);
@@ -134,103 +123,59 @@ function formatIssue(issue: AnyIssue, base: PathSegment[], context: FormatContex
 
 /** `expected a number, got "abc"`, or a schema's own message with `(got …)`. */
 function describeIssue(issue: AnyIssue, value: unknown, secret: boolean): string {
+  if (issue.code === "invalid_type" && value !== undefined) return wrongType(issue, value, secret);
   const got = describeValue(value, secret);
   if (!DEFAULT_MESSAGE.test(issue.message)) {
     return value === undefined ? issue.message : `${issue.message} (got ${got})`;
   }
   const expected = expectation(issue);
-  if (value === undefined) return issue.code === "invalid_type" ? `missing: ${expected}` : expected;
-  return `${expected}, got ${got}${quotedHint(issue, value, secret)}`;
+  const missing = issue.code === "invalid_type" || typeof issue.discriminator === "string";
+  if (value === undefined) return missing ? `missing: ${expected}` : expected;
+  return `${expected}, got ${got}`;
 }
 
-/** "write 8080 without quotes" when a number or boolean was written as a string. */
+/**
+ * A value of the wrong type: what was expected (with the schema's own explanation, unless it only
+ * says the key is required, which a present value is not), what was there, and the likely slip.
+ */
+function wrongType(issue: AnyIssue, value: unknown, secret: boolean): string {
+  const expected = `expected ${typeName(issue.expected)}`;
+  const why = DEFAULT_MESSAGE.test(issue.message) ? undefined : explanationOf(issue.message);
+  const quoting = typeof value === "number" && issue.expected === "string";
+  // A secret is described by its kind only; a number that needs quotes too (the hint shows it).
+  const got = secret || quoting ? describeKind(value) : describeValue(value);
+  return `${expected}${why ? ` (${why})` : ""}, got ${got}${quotedHint(issue, value, secret)}`;
+}
+
+/**
+ * What a schema's message for a wrong type still says when a value is there: a message that only
+ * says the key is required loses that claim and keeps its explanation (`… is required (explanation)`,
+ * `… is required: explanation`), or nothing; any other message is kept whole.
+ */
+function explanationOf(message: string): string | undefined {
+  if (!/\brequired\b/i.test(message)) return message;
+  const afterColon = /^[^():]*\brequired\b[^():]*:\s*(.+)$/i.exec(message)?.[1];
+  if (afterColon) return afterColon.trim();
+  return /^[^()]*\brequired\b[^()]*\((.+)\)\s*$/i.exec(message)?.[1]?.trim();
+}
+
+/** The usual slip behind a wrong type: quotes around a number or boolean, or none around a token or id. */
 function quotedHint(issue: AnyIssue, value: unknown, secret: boolean): string {
-  if (issue.code !== "invalid_type" || typeof value !== "string" || secret) return "";
+  if (typeof value === "number" && issue.expected === "string") {
+    if (secret) return " (put it in quotes)";
+    // Digits past 2^53 were rounded when the file was read: showing them would show other digits.
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      return " (put it in quotes, digit for digit as you have it: it is too long to be read as a number)";
+    }
+    return ` (write it in quotes: ${JSON.stringify(String(value))})`;
+  }
+  if (typeof value !== "string" || secret) return "";
   const wantsNumber = issue.expected === "number" || issue.expected === "int";
   if (wantsNumber && /^-?\d+(\.\d+)?$/.test(value.trim())) return ` (write ${value.trim()} without quotes)`;
   if (issue.expected === "boolean" && /^(true|false)$/.test(value.trim())) {
     return ` (write ${value.trim()} without quotes)`;
   }
   return "";
-}
-
-/** What the schema wanted, in plain English, starting with "expected" where that reads well. */
-function expectation(issue: AnyIssue): string {
-  if (!DEFAULT_MESSAGE.test(issue.message)) return issue.message;
-  switch (issue.code) {
-    case "invalid_type":
-      return `expected ${TYPE_NAMES[String(issue.expected)] ?? `a ${String(issue.expected)}`}`;
-    case "invalid_value":
-      return oneOf(Array.isArray(issue.values) ? issue.values : []);
-    case "too_small":
-      return bound(issue, "minimum");
-    case "too_big":
-      return bound(issue, "maximum");
-    case "invalid_format":
-      return formatExpectation(issue);
-    case "not_multiple_of":
-      return `expected a multiple of ${String(issue.divisor)}`;
-    case "invalid_union":
-      return unionExpectation(issue);
-    case "invalid_element":
-      return `invalid value in ${String(issue.origin ?? "list")}`;
-    default:
-      return issue.message;
-  }
-}
-
-function oneOf(values: readonly unknown[]): string {
-  const shown = values.map((value) => JSON.stringify(value) ?? String(value));
-  if (shown.length === 1) return `expected ${shown[0]}`;
-  return `expected one of ${shown.join(", ")}`;
-}
-
-function bound(issue: AnyIssue, side: "minimum" | "maximum"): string {
-  const limit = Number(issue[side]);
-  const low = side === "minimum";
-  const exact = issue.exact === true;
-  const inclusive = issue.inclusive !== false;
-  const origin = String(issue.origin ?? "value");
-  if (origin === "string" || origin === "array" || origin === "set") {
-    const unit = origin === "string" ? "character" : "item";
-    if (low && limit === 1 && !exact)
-      return origin === "string" ? "expected a non-empty string" : "expected a non-empty list";
-    const units = `${limit} ${unit}${limit === 1 ? "" : "s"}`;
-    if (exact) return `expected exactly ${units}`;
-    return `expected ${low ? "at least" : "at most"} ${units}`;
-  }
-  if (inclusive) return `expected ${low ? "at least" : "at most"} ${limit}`;
-  return `expected ${low ? "more" : "less"} than ${limit}`;
-}
-
-function formatExpectation(issue: AnyIssue): string {
-  switch (issue.format) {
-    case "url":
-      return "expected a URL like https://example.com";
-    case "email":
-      return "expected an email address";
-    case "regex":
-      return `expected text matching ${String(issue.pattern)}`;
-    case "starts_with":
-      return `expected text starting with ${JSON.stringify(issue.prefix)}`;
-    case "ends_with":
-      return `expected text ending with ${JSON.stringify(issue.suffix)}`;
-    case "includes":
-      return `expected text containing ${JSON.stringify(issue.includes)}`;
-    default:
-      return `expected a valid ${String(issue.format)}`;
-  }
-}
-
-/** `expected a number or a duration like "30s"`, or the discriminator values. */
-function unionExpectation(issue: AnyIssue): string {
-  if (Array.isArray(issue.options) && issue.options.length > 0) return oneOf(issue.options);
-  const wanted = (Array.isArray(issue.errors) ? issue.errors : [])
-    .map((branch) => nestedIssues(branch)[0])
-    .filter((first): first is AnyIssue => first !== undefined)
-    .map((first) => expectation(first).replace(/^expected /, ""));
-  const unique = [...new Set(wanted)];
-  return unique.length > 0 ? `expected ${unique.join(" or ")}` : "does not match any allowed form";
 }
 
 /** The union branch that got furthest (all its issues inside the value), if any did. */
@@ -243,8 +188,29 @@ function deepestBranch(issue: AnyIssue): AnyIssue[] | undefined {
   return deep[0];
 }
 
-function nestedIssues(value: unknown): AnyIssue[] {
-  return Array.isArray(value) ? (value.filter((item) => typeof item?.message === "string") as AnyIssue[]) : [];
+/**
+ * A discriminated union whose key (`provider`) is missing while an unknown key close to it is there
+ * (`provder`): that key, named as the likely typo, with the values the discriminator takes.
+ */
+function misspeltDiscriminator(issue: AnyIssue, path: PathSegment[], context: FormatContext): ConfigIssue | undefined {
+  const key = issue.discriminator;
+  if (typeof key !== "string") return undefined;
+  const parentPath = path.at(-1) === key ? path.slice(0, -1) : path;
+  const parent = valueAt(context.raw, parentPath);
+  if (!isPlainObject(parent) || Object.hasOwn(parent, key)) return undefined;
+  const known = knownKeysAt(context.schema, parentPath, context.raw) ?? [];
+  // A typo is a letter or two off (`provder`, `porvider`), not any unknown key (`apikey`).
+  const near = Math.min(2, Math.floor(key.length / 3));
+  const unknown = Object.keys(parent).filter((name) => !known.includes(name) && editDistance(name, key) <= near);
+  const typo = closestMatch(key, unknown);
+  if (typo === undefined) return undefined;
+  const keyPath = [...parentPath, typo];
+  const entry: ConfigIssue = {
+    path: formatPath(keyPath, context.prefix),
+    message: `unknown key ${JSON.stringify(typo)} (did you mean ${JSON.stringify(key)}?); ${key} is missing: ${expectation(issue)}`,
+  };
+  entry.value = issueValue(parent[typo], isSecretPath(keyPath) || isSecretKey(key));
+  return entry;
 }
 
 function unknownKey(key: string, path: PathSegment[], context: FormatContext): ConfigIssue {

@@ -94,7 +94,14 @@ describe("loadConfig", () => {
     const error = await loadError();
     expect(error.file).toBe(file);
     expect(error.message).toContain(`Invalid config ${file}:`);
-    expect(error.message).toMatch(/syntax error at line 4, column 5: invalid character 'b'/);
+    expect(error.message).toContain(
+      [
+        'syntax error at line 4, column 5: expected "," or "}" after the value of gateway.port (line 3) — is a comma missing at the end of line 3?',
+        "    3 |     port: 7800",
+        '    4 |     bind: "0.0.0.0"',
+        "      |     ^",
+      ].join("\n"),
+    );
   });
 
   it("names the file and the OS error when the file cannot be read", async () => {

@@ -5,6 +5,7 @@ import { substituteEnv } from "./env.js";
 import { ConfigError, formatZodIssues } from "./errors.js";
 import { resolveLoadEntry } from "./load-entry.js";
 import { type GatewayConfig, gatewayConfigSchema } from "./schema.js";
+import { explainSyntaxError } from "./syntax-error.js";
 
 /** A validated config and where it came from. */
 export interface LoadedConfig {
@@ -51,8 +52,11 @@ export function parseConfigText(text: string, file: string): unknown {
     const reason = (error instanceof Error ? error.message : String(error))
       .replace(/^JSON5:\s*/, "")
       .replace(/\s+at \d+:\d+$/, "");
-    const where = lineNumber === undefined ? "" : ` at line ${lineNumber}, column ${columnNumber ?? 1}`;
-    throw new ConfigError([{ path: "", message: `syntax error${where}: ${reason}` }], {
+    const message =
+      lineNumber === undefined
+        ? `syntax error: ${reason}`
+        : explainSyntaxError(source, lineNumber, columnNumber ?? 1, reason);
+    throw new ConfigError([{ path: "", message }], {
       file,
       hint: `Fix the syntax of ${file} (JSON5: comments, trailing commas and unquoted keys are fine).`,
       cause: error,

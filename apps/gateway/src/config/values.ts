@@ -63,6 +63,24 @@ export function describeValue(value: unknown, secret = false): string {
   return String(value);
 }
 
+/** What kind of value it is, never the value: `a number`, `a string`, `a list`, `an object`, `a boolean`, `null`. */
+export function describeKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  switch (typeof value) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    case "object":
+      return "an object";
+    default:
+      return "nothing";
+  }
+}
+
 /** True for a plain JSON object (not an array, not null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -51,13 +51,15 @@ describe("chorus config check", () => {
     expect(run.stdout).toContain(`${file}: valid\n`);
   });
 
-  it("no config file: a warning without an empty key path, and the defaults apply", async () => {
+  it("no config file: one line saying what starts and how to configure, not a warning", async () => {
     const home = await makeHome();
     homes.push(home);
     const run = await runChorus(["config", "check"], { home });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`! no config file at ${join(home, "chorus.json")}: the gateway starts the webchat`);
-    expect(run.stdout).toContain(`${join(home, "chorus.json")} does not exist; the defaults apply.`);
+    expect(run).toMatchObject({
+      code: 0,
+      stderr: "",
+      stdout: `no config file at ${join(home, "chorus.json")}: the gateway starts the webchat with the offline demo agent (create the file, JSON5, to configure channels and agents)\n`,
+    });
   });
 
   it("an invalid config: exit 1, every bad key named by its path with what was expected", async () => {
@@ -85,7 +87,14 @@ describe("chorus config check", () => {
     await writeFile(other, "{\n  gateway: { port: 80 \n");
     const run = await runChorus(["config", "check", "--config", other], { home });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/✗ syntax error at line 3, column \d+/);
+    expect(run.stdout).toContain(
+      [
+        '✗ syntax error at line 3, column 1: the file ends inside the object opened at line 2: expected "}" to close it (2 brackets are still open)',
+        "    2 |   gateway: { port: 80 ",
+        "      |            ^",
+        `    fix: edit ${other}`,
+      ].join("\n"),
+    );
     expect(run.stdout).toContain(`${other}: has errors`);
   });
 });
