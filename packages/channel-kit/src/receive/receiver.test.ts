@@ -140,6 +140,23 @@ describe("createReceiver", () => {
     expect(await receiver.receive("e1")).toBe("not-committed");
   });
 
+  it("no redelivery on the platform: a delivery whose reading failed for now is read again, then committed", async () => {
+    const gateway = host();
+    let reads = 0;
+    const receiver = receiverOf({
+      emit: gateway.emit,
+      redelivery: "keep",
+      normalize: (d: string) => {
+        reads++;
+        if (reads < 3) throw new ChorusError("E_PLATFORM", "the connection dropped", { retryable: true });
+        return event(d);
+      },
+    });
+    expect(await receiver.receive("e1")).toBe("committed");
+    expect(reads).toBe(3);
+    expect(gateway.committed).toEqual(["e1"]);
+  });
+
   it("no redelivery on the platform: the event is kept and emitted again until it is committed, once", async () => {
     const lines: Line[] = [];
     const gateway = host(3, new Error("SQLITE_BUSY: database is locked"));
@@ -158,7 +175,14 @@ describe("createReceiver", () => {
     const gateway = host(Number.POSITIVE_INFINITY);
     const abort = new AbortController();
     const receiver = receiverOf(
-      { emit: gateway.emit, normalize: (d: string) => event(d), redelivery: "keep", maxKept: 1, signal: abort.signal },
+      {
+        emit: gateway.emit,
+        normalize: (d: string) => event(d),
+        redelivery: "keep",
+        maxKept: 1,
+        signal: abort.signal,
+        backoff: { initialMs: 60_000, maxMs: 60_000, jitter: 0 },
+      },
       lines,
     );
     const first = receiver.receive("e1");
@@ -167,8 +191,11 @@ describe("createReceiver", () => {
     expect(lines.find((l) => l.level === "error")?.message).toBe(
       "acme: the gateway could not commit an event and 1 are kept already: this one is dropped",
     );
+    const attemptsBefore = gateway.attempts.length;
     abort.abort();
     await expect(first).resolves.toBe("not-committed");
+    // Stopping ends the waiting: the kept event is not emitted once more on the way out.
+    expect(gateway.attempts.length).toBe(attemptsBefore);
     expect(receiver.kept).toBe(0);
     expect(lines.at(-1)?.message).toBe("acme: stopped with an event the gateway never committed: it is dropped");
   });

@@ -52,6 +52,8 @@ export interface ReceiverOptions<D> {
 
 const KEEP_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 30_000, jitter: 0.2 };
 const MAX_KEPT = 1_000;
+/** `keep`: how often a delivery whose reading failed for now (a retryable error) is read again before it is given up. */
+const MAX_READ_ATTEMPTS = 10;
 
 /** The one path from a platform delivery to `ctx.emit` and the decision to acknowledge it (DESIGN §3). */
 export interface Receiver<D> {
@@ -104,6 +106,9 @@ export function createReceiver<D>(options: ReceiverOptions<D>): Receiver<D> {
               `${channel}: the gateway could not commit an event; it is kept and emitted again until it is`,
             );
           }
+          if (!options.signal?.aborted)
+            await abortableDelay(backoffDelay(attempt, options.backoff ?? KEEP_BACKOFF), options.signal);
+          // Stopped, now or while it waited: it is not emitted once more on the way out.
           if (options.signal?.aborted) {
             logger.error(
               { eventId: event.eventId },
@@ -111,7 +116,6 @@ export function createReceiver<D>(options: ReceiverOptions<D>): Receiver<D> {
             );
             return false;
           }
-          await abortableDelay(backoffDelay(attempt, options.backoff ?? KEEP_BACKOFF), options.signal);
         }
       }
     } finally {
@@ -125,19 +129,26 @@ export function createReceiver<D>(options: ReceiverOptions<D>): Receiver<D> {
     },
     async receive(delivery) {
       let normalized: InboundEvent | readonly InboundEvent[] | undefined;
-      try {
-        normalized = await options.normalize(delivery);
-      } catch (error) {
-        if (isChorusError(error) && error.retryable) {
-          logger.warn(
-            { err: error },
-            `${channel}: could not read a delivery for now (${error.message}); it is not acknowledged`,
-          );
-          return "not-committed";
+      for (let attempt = 1; ; attempt++) {
+        try {
+          normalized = await options.normalize(delivery);
+          break;
+        } catch (error) {
+          if (!(isChorusError(error) && error.retryable)) {
+            const problem = error instanceof Error ? error.message : String(error);
+            logger.warn({ problem }, `${channel}: skipped a delivery it cannot read: ${problem}`);
+            return "unreadable";
+          }
+          // A lookup that failed for now: the platform delivers it again, or (keep) it is read again here.
+          if (options.redelivery === "platform" || options.signal?.aborted || attempt > MAX_READ_ATTEMPTS) {
+            logger.warn(
+              { err: error, attempts: attempt },
+              `${channel}: could not read a delivery (${error.message}); it is not acknowledged`,
+            );
+            return "not-committed";
+          }
+          await abortableDelay(backoffDelay(attempt, options.backoff ?? KEEP_BACKOFF), options.signal);
         }
-        const problem = error instanceof Error ? error.message : String(error);
-        logger.warn({ problem }, `${channel}: skipped a delivery it cannot read: ${problem}`);
-        return "unreadable";
       }
       const events: readonly InboundEvent[] =
         normalized === undefined ? [] : Array.isArray(normalized) ? normalized : [normalized as InboundEvent];
