@@ -45,6 +45,13 @@ export interface RunningChannel {
   readonly events: InboundEvent[];
   /** Events dropped because their `eventId` had been emitted before (redeliveries). */
   readonly duplicates: InboundEvent[];
+  /** Emits the host refused to commit (see `refuseCommit`), in order. */
+  readonly refused: InboundEvent[];
+  /**
+   * The host fails the commit of the next `count` emitted events that match, as the gateway does
+   * when its state is unreachable or a lease was lost: their `emit` rejects with a `ChorusError`.
+   */
+  refuseCommit(match: (event: InboundEvent) => boolean, count?: number): void;
   /** Every line the plugin logged. */
   readonly logs: LogRecorder;
   /** Base URL its `/hooks/<id>/…` routes are served on. */
@@ -85,6 +92,8 @@ export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartCh
   const routes = new Map<string, HttpHandler>();
   const events: InboundEvent[] = [];
   const duplicates: InboundEvent[] = [];
+  const refused: InboundEvent[] = [];
+  const refusals: { match: (event: InboundEvent) => boolean; left: number }[] = [];
   const seen = new BoundedSet<string>(REMEMBERED_EVENTS);
   const logs = new LogRecorder(options.logger);
   const server = createServer((req, res) => {
@@ -110,6 +119,14 @@ export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartCh
     logger: logs.logger,
     signal: abort.signal,
     emit: async (event) => {
+      const refusal = refusals.find((r) => r.left > 0 && r.match(event));
+      if (refusal) {
+        refusal.left--;
+        refused.push(event);
+        throw new ChorusError("E_PLATFORM", "the host could not commit the event (its state database is unavailable)", {
+          retryable: true,
+        });
+      }
       // The gateway drops a repeat of an eventId per account; so does this host (and commits at once).
       if (seen.add(event.eventId)) events.push(event);
       else duplicates.push(event);
@@ -166,6 +183,10 @@ export async function startChannel<T>(plugin: ChannelPlugin<T>, options: StartCh
     },
     events,
     duplicates,
+    refused,
+    refuseCommit(match, count = 1) {
+      refusals.push({ match, left: count });
+    },
     logs,
     hooksUrl,
     get routes() {

@@ -106,6 +106,28 @@ describe("the channel contract catches plugins that break its rules", () => {
     expect(failed[0]?.message).toMatch(/after clearAll after a restart: expected no reactions, the platform shows \[/);
   }, 120_000);
 
+  it("fails a plugin that acknowledges a delivery before the gateway committed it", async () => {
+    // Its emits report success at once (the platform's cursor moves on) whatever the commit does.
+    const early: ChannelPlugin<MemoryConfig> = {
+      ...createMemoryChannel(),
+      create: (ctx) =>
+        createMemoryChannel().create({
+          ...ctx,
+          emit: (event) => {
+            ctx.emit(event).catch(() => undefined);
+            return Promise.resolve();
+          },
+        }),
+    };
+    const failed = await failedCases(early);
+    expect(failed.map((f) => f.name)).toEqual([
+      "inbound: an event whose commit fails is not acknowledged — delivered or emitted again until it is committed, once",
+    ]);
+    expect(failed[0]?.message).toMatch(
+      /the host failed the commit of "contract commit refused \w+" once and it was never emitted again: the platform was told it was received before the commit/,
+    );
+  }, 120_000);
+
   it("fails a plugin that leaks a secret into its log", async () => {
     const leaky = variant(
       (instance) => instance,

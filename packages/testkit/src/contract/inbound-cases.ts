@@ -84,6 +84,36 @@ export const INBOUND_CASES: readonly ContractCase<ChannelHarness>[] = [
     },
   },
   {
+    name: "inbound: an event whose commit fails is not acknowledged — delivered or emitted again until it is committed, once",
+    applies: () => true,
+    async run(h) {
+      const text = unique("commit refused");
+      h.running.refuseCommit(isMessage(text));
+      await h.within(`delivering "${text}"`, Promise.resolve(h.fixture.userSends(text, h.running.hooksUrl)));
+      try {
+        await h.running.waitForEvent(isMessage(text), h.stepTimeoutMs);
+      } catch {
+        const tried = h.running.refused.some(isMessage(text));
+        check(
+          false,
+          tried
+            ? `the host failed the commit of "${text}" once and it was never emitted again: the platform was told it was received before the commit (or the plugin dropped it), so it is lost`
+            : `a message someone wrote ("${text}") was never emitted as an inbound event`,
+        );
+      }
+      check(
+        h.running.refused.filter(isMessage(text)).length === 1,
+        `"${text}" should have been refused once by the host`,
+      );
+      const copies = h.running.events.filter(isMessage(text));
+      check(
+        copies.length === 1,
+        `"${text}" was committed ${copies.length} times under different eventIds (${copies.map((e) => e.eventId).join(", ")})`,
+      );
+      await delivered(h, unique("after the refused commit"));
+    },
+  },
+  {
     name: "inbound: a forged webhook is refused (401/403) and nothing is emitted",
     applies: () => true,
     async run(h) {

@@ -1,6 +1,6 @@
 import {
+  ChorusError,
   type InboundEvent,
-  type Logger,
   type MessageRef,
   mintRef,
   type Participant,
@@ -53,18 +53,17 @@ const eventSchema = z.discriminatedUnion("type", [
 ]);
 
 /**
- * Turns one platform event into a normalised inbound event; undefined for the bot's own, and for
- * an event it cannot read, which is logged as a warning naming what was wrong.
+ * Turns one platform event into a normalised inbound event; undefined for the bot's own. Throws
+ * `E_INVALID_INPUT` naming what is wrong with an event it cannot read.
  */
-export function toInboundEvent(raw: unknown, scope: RefScope, logger: Logger): InboundEvent | undefined {
+export function toInboundEvent(raw: unknown, scope: RefScope): InboundEvent | undefined {
   const parsed = eventSchema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "event"}: ${i.message}`).join("; ");
-    logger.warn(
-      { seq: (raw as { seq?: unknown })?.seq, problems },
-      `memory channel: skipped an unreadable event (${problems})`,
+    throw new ChorusError(
+      "E_INVALID_INPUT",
+      `event ${String((raw as { seq?: unknown })?.seq)} is unreadable (${problems})`,
     );
-    return undefined;
   }
   const event = parsed.data as WireEvent;
   const conversation = {

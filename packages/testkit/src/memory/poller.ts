@@ -1,5 +1,12 @@
 import { join } from "node:path";
-import { abortableDelay, type HttpClient, Reconnect } from "@chorus/channel-kit";
+import {
+  abortableDelay,
+  acknowledges,
+  createReceiver,
+  type HttpClient,
+  type Receiver,
+  Reconnect,
+} from "@chorus/channel-kit";
 import { importLegacyFile } from "@chorus/channel-kit/state";
 import { type ChannelContext, type ChannelStatus, type RefScope, toChorusError } from "@chorus/core";
 import type { MemoryConfig } from "./config.js";
@@ -9,17 +16,33 @@ import type { WireEvent } from "./wire.js";
 /** The store key of the last event sequence this account processed. */
 const CURSOR_KEY = "cursor";
 
-/** Long-polls the platform's event stream and emits normalised events, reconnecting with backoff. */
+/** A wait before polling again after an event the gateway could not commit (the platform then delivers it again). */
+const AFTER_REFUSED_COMMIT_MS = 100;
+
+/**
+ * Long-polls the platform's event stream and emits normalised events, reconnecting with backoff.
+ * The cursor — the platform's acknowledgement — moves past an event only once the gateway
+ * committed it; one it could not stays ahead of the cursor, so the next poll delivers it again.
+ */
 export class EventPoller {
   #stop = new AbortController();
   #loop: Promise<void> | undefined;
   readonly #reconnect = new Reconnect({ initialMs: 100, maxMs: 5_000, jitter: 0.5 });
+  readonly #receiver: Receiver<WireEvent>;
 
   constructor(
     private readonly client: HttpClient,
     private readonly ctx: ChannelContext<MemoryConfig>,
-    private readonly inbound: () => RefScope,
-  ) {}
+    inbound: () => RefScope,
+  ) {
+    this.#receiver = createReceiver({
+      channel: "memory channel",
+      logger: ctx.logger,
+      emit: (event) => ctx.emit(event),
+      normalize: (event) => toInboundEvent(event, inbound()),
+      redelivery: "platform",
+    });
+  }
 
   async start(): Promise<void> {
     // Versions before the store kept the cursor in `<stateDir>/cursor.json`.
@@ -62,12 +85,11 @@ export class EventPoller {
           signal,
         });
         if (this.#reconnect.succeeded()) this.ctx.logger.info({}, "memory channel: event poll recovered");
-        for (const event of events) {
-          const normalized = toInboundEvent(event, this.inbound(), this.ctx.logger);
-          if (normalized) this.ctx.emit(normalized);
-          seq = Math.max(seq, event.seq);
-        }
+        const receipts = await Promise.all(events.map((event) => this.#receiver.receive(event)));
+        const refused = receipts.findIndex((receipt) => !acknowledges(receipt));
+        for (const event of refused < 0 ? events : events.slice(0, refused)) seq = Math.max(seq, event.seq);
         if (events.length > 0) await this.ctx.store.set(CURSOR_KEY, seq);
+        if (refused >= 0) await abortableDelay(AFTER_REFUSED_COMMIT_MS, signal);
       } catch (error) {
         if (signal.aborted) return;
         const reason = toChorusError(error, "event poll failed");
