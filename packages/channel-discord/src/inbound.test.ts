@@ -158,9 +158,9 @@ describe("Discord inbound: what the channel cannot read", () => {
       await afterwards();
       const warnings = channel.logs.at("warn").map((r) => r.message);
       expect(warnings).toEqual([
-        expect.stringMatching(/ignored a MESSAGE_CREATE dispatch .*id: expected a snowflake.*author:/),
-        expect.stringMatching(/ignored a MESSAGE_REACTION_ADD dispatch .*user_id: expected a snowflake/),
-        expect.stringMatching(/ignored a MESSAGE_CREATE dispatch .*the payload: .*received null/),
+        expect.stringMatching(/cannot read: a MESSAGE_CREATE dispatch .*id: expected a snowflake.*author:/),
+        expect.stringMatching(/cannot read: a MESSAGE_REACTION_ADD dispatch .*user_id: expected a snowflake/),
+        expect.stringMatching(/cannot read: a MESSAGE_CREATE dispatch .*the payload: .*received null/),
       ]);
       expect(channel.events.map((e) => e.type)).toEqual(["message"]);
       expect(watch.describe()).toBe("");

@@ -1,4 +1,11 @@
-import type { Conversation, InboundMessageEvent, InboundReactionEvent, Participant, RefScope } from "@chorus/core";
+import type {
+  Conversation,
+  InboundEvent,
+  InboundMessageEvent,
+  InboundReactionEvent,
+  Participant,
+  RefScope,
+} from "@chorus/core";
 import {
   ChannelType,
   type Message,
@@ -9,8 +16,63 @@ import {
   type PartialUser,
   type User,
 } from "discord.js";
+import { z } from "zod";
 import { reactionEmojiKey } from "./emoji.js";
 import { discordMessageRef } from "./ref.js";
+
+type AnyReaction = MessageReaction | PartialMessageReaction;
+
+/** One thing the gateway delivered that the channel reads: what the receiver (`receive.ts`) receives. */
+export type DiscordDelivery =
+  | { readonly kind: "message"; readonly message: Message }
+  | {
+      readonly kind: "reaction";
+      readonly reaction: AnyReaction;
+      readonly user: User | PartialUser;
+      readonly action: "added" | "removed";
+      readonly origin: ReactionOrigin;
+    }
+  /** A moderator cleared the reactions of a message, all of them or those of one emoji. */
+  | { readonly kind: "reactions cleared"; readonly reactions: readonly AnyReaction[]; readonly origin: ReactionOrigin }
+  /** A dispatch the channel cannot read (`what`: `MESSAGE_CREATE dispatch 12`), and what is wrong with it. */
+  | { readonly kind: "unreadable"; readonly what: string; readonly problem: string };
+
+/**
+ * A delivery as the events for the gateway: none before READY, for a guild the config does not
+ * serve, for the bot's own messages and reactions. Throws, naming what is wrong, for a dispatch
+ * the channel cannot read.
+ */
+export function normalizeDelivery(
+  delivery: DiscordDelivery,
+  scope: RefScope | undefined,
+  guildAllowed: (guildId: string | null) => boolean,
+): InboundEvent | InboundEvent[] | undefined {
+  if (delivery.kind === "unreadable") throw new Error(`${delivery.what}: ${delivery.problem}`);
+  if (!scope) return undefined;
+  switch (delivery.kind) {
+    case "message":
+      return guildAllowed(delivery.message.guildId) ? normalizeMessage(delivery.message, scope) : undefined;
+    case "reaction": {
+      const { reaction, user, action, origin } = delivery;
+      if (!guildAllowed(reaction.message.guildId)) return undefined;
+      return normalizeReaction(reaction, user, action, scope, origin);
+    }
+    case "reactions cleared": {
+      // Everyone discord.js saw reacting counts as removed, each as its own event under the one dispatch's origin.
+      const events: InboundEvent[] = [];
+      for (const r of delivery.reactions) {
+        if (!guildAllowed(r.message.guildId)) continue;
+        const emoji = reactionEmojiKey(r.emoji);
+        for (const user of r.users.cache.values()) {
+          const origin = { ...delivery.origin, eventId: `${delivery.origin.eventId}:${user.id}:${emoji}` };
+          const event = normalizeReaction(r, user, "removed", scope, origin);
+          if (event) events.push(event);
+        }
+      }
+      return events;
+    }
+  }
+}
 
 /** Where a message or reaction happened, as a conversation: guild channel (group), thread, or DM. */
 export function conversationOf(message: Message | PartialMessage): Conversation {
@@ -110,4 +172,61 @@ function placeOf(message: Message | PartialMessage, authorId: string | undefined
     channelId: message.channelId,
     parentId: channel.isThread() ? channel.parentId : null,
   };
+}
+
+/**
+ * The gateway dispatches the channel reads, as Discord documents them (developers/events/
+ * gateway-events.mdx, resources/message.mdx): only the fields the channel and discord.js rely on
+ * are checked, so a dispatch that fails here is one the channel really cannot read.
+ */
+const snowflake = z.string("expected a snowflake (a string of digits)").regex(/^\d{1,20}$/, "expected a snowflake");
+const emojiSchema = z.object({
+  id: snowflake.nullable(),
+  // Null for a custom emoji Discord no longer has data for (deleted from its guild).
+  name: z.string().nullable(),
+  animated: z.boolean().optional(),
+});
+const place = { channel_id: snowflake, message_id: snowflake, guild_id: snowflake.optional() };
+
+const SCHEMAS = {
+  MESSAGE_CREATE: z.object({
+    id: snowflake,
+    channel_id: snowflake,
+    guild_id: snowflake.optional(),
+    author: z.object({ id: snowflake, username: z.string() }),
+    // Empty without the MESSAGE_CONTENT intent, but always there.
+    content: z.string(),
+    timestamp: z.string(),
+    type: z.number().int(),
+    mentions: z.array(z.object({ id: snowflake })).optional(),
+    mention_roles: z.array(snowflake).optional(),
+    message_reference: z.object({ message_id: snowflake.optional(), channel_id: snowflake.optional() }).optional(),
+  }),
+  MESSAGE_REACTION_ADD: z.object({
+    ...place,
+    user_id: snowflake,
+    emoji: emojiSchema,
+    message_author_id: snowflake.optional(),
+  }),
+  MESSAGE_REACTION_REMOVE: z.object({ ...place, user_id: snowflake, emoji: emojiSchema }),
+  MESSAGE_REACTION_REMOVE_ALL: z.object(place),
+  MESSAGE_REACTION_REMOVE_EMOJI: z.object({ ...place, emoji: emojiSchema }),
+} as const;
+
+/** A dispatch type the channel reads. */
+export type ReadDispatch = keyof typeof SCHEMAS;
+
+/** True for the dispatch types the channel reads (and checks). */
+export function isReadDispatch(type: unknown): type is ReadDispatch {
+  return typeof type === "string" && Object.hasOwn(SCHEMAS, type);
+}
+
+/** What is wrong with a dispatch's data (`author.id: expected a snowflake; content: …`), or undefined when it reads. */
+export function dispatchProblem(type: ReadDispatch, data: unknown): string | undefined {
+  const result = SCHEMAS[type].safeParse(data);
+  if (result.success) return undefined;
+  return result.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "the payload"}: ${issue.message}`)
+    .join("; ");
 }

@@ -1,44 +1,42 @@
 /**
  * Discord, through discord.js: the plugin object the gateway imports. Each concern lives in its
  * own file: `config.ts` → `instance.ts` (the wiring of one bot account) → `connection.ts` (login,
- * READY deadline, re-login) + `client.ts` (+ `errors.ts`) → `listeners.ts` (+ `dispatches.ts`,
- * `origins.ts`) → `inbound.ts` → `outbound.ts` → `reactions.ts` (+ `emoji.ts`).
+ * READY deadline, re-login) + `client.ts` (+ `errors.ts`) → `receive.ts` (gateway events → the
+ * kit's receiver → `ctx.emit`, + `origins.ts`) → `inbound.ts` (normalising) → `outbound.ts` →
+ * `reactions.ts` (+ `emoji.ts`).
  */
 import { CHORUS_API_VERSION, type ChannelCapabilities, defineChannel } from "@chorus/core";
 import { DISCORD_SECRET_KEYS, type DiscordConfig, discordConfigSchema } from "./config.js";
-import { createDiscordInstance } from "./instance.js";
+import { createDiscordInstance, DISCORD_ID, DISCORD_LABEL } from "./instance.js";
 import { DISCORD_MAX_TEXT } from "./outbound.js";
 import { probeDiscord } from "./probe.js";
 
-const ID = "discord";
-const LABEL = "Discord";
-
 /** What Discord can do, as data (DESIGN §2.2 row Discord: clearAll, list). */
 export const discordCapabilities: ChannelCapabilities = {
-  chatTypes: ["direct", "group"],
+  chatTypes: ["direct", "group"], // DMs; guild text channels and their threads
   reactions: {
     clearAll: true, // `emoji: ""` / `clearAll: true` → DELETE …/{e}/@me for every reaction with me: true
     singleSlot: false, // a bot may hold many reactions on one message
-    tapbackOnly: false,
-    addOnly: false,
+    tapbackOnly: false, // any unicode emoji or a custom emoji of the bot's guilds
+    addOnly: false, // DELETE …/{e}/@me removes the bot's own reaction
     list: true, // GET …/messages/{id} → reactions[] {emoji, count, me}
   },
-  typing: true,
-  inboundReactions: true,
-  replies: true,
-  threads: true,
-  maxTextLength: DISCORD_MAX_TEXT,
+  typing: true, // POST /channels/{id}/typing (no "off": Discord clears it after ~10 s)
+  inboundReactions: true, // MESSAGE_REACTION_ADD / _REMOVE / _REMOVE_ALL / _REMOVE_EMOJI
+  replies: true, // message_reference on the first part
+  threads: true, // a thread is its own session under its parent channel
+  maxTextLength: DISCORD_MAX_TEXT, // 2000 characters of `content`
 };
 
 /** The Discord channel plugin; the package's default export. */
 export const discordChannel = defineChannel<DiscordConfig>({
-  id: ID,
+  id: DISCORD_ID,
   apiVersion: CHORUS_API_VERSION,
-  label: LABEL,
+  label: DISCORD_LABEL,
   capabilities: discordCapabilities,
   configSchema: discordConfigSchema,
   secretKeys: DISCORD_SECRET_KEYS,
-  create: (ctx) => createDiscordInstance(ctx, ID),
+  create: (ctx) => createDiscordInstance(ctx),
   probe: (ctx) => probeDiscord(ctx),
 });
 
@@ -46,7 +44,6 @@ export default discordChannel;
 
 export { createDiscordClient, DiscordRest, discordIntents } from "./client.js";
 export { DISCORD_SECRET_KEYS, type DiscordConfig, discordConfigSchema } from "./config.js";
-export { dispatchProblem } from "./dispatches.js";
 export {
   type CustomEmojiLookup,
   type DiscordEmoji,
@@ -56,5 +53,13 @@ export {
   toDiscordEmoji,
 } from "./emoji.js";
 export { gatewayCloseError, toDiscordError } from "./errors.js";
-export { conversationOf, normalizeMessage, normalizeReaction, type ReactionOrigin } from "./inbound.js";
+export {
+  conversationOf,
+  type DiscordDelivery,
+  dispatchProblem,
+  normalizeDelivery,
+  normalizeMessage,
+  normalizeReaction,
+  type ReactionOrigin,
+} from "./inbound.js";
 export { DISCORD_MAX_TEXT } from "./outbound.js";

@@ -1,22 +1,20 @@
 import { Redactor, secretsOf } from "@chorus/channel-kit";
-import {
-  type ChannelContext,
-  type ChannelInstance,
-  ChorusError,
-  type MessageRef,
-  type Participant,
-  type RefScope,
-} from "@chorus/core";
+import { type ChannelContext, type ChannelInstance, ChorusError, type Participant, type RefScope } from "@chorus/core";
 import type { Client } from "discord.js";
 import { DiscordRest } from "./client.js";
 import { DISCORD_SECRET_KEYS, type DiscordConfig } from "./config.js";
 import { DiscordConnection } from "./connection.js";
-import { attachListeners } from "./listeners.js";
-import { DiscordOutbound } from "./outbound.js";
-import { DiscordReactions } from "./reactions.js";
+import { createOutbound } from "./outbound.js";
+import { createReactions } from "./reactions.js";
+import { attachReceiver, createDiscordReceiver } from "./receive.js";
+
+/** The channel id (`channels.discord`). */
+export const DISCORD_ID = "discord";
+/** The channel's name as people read it. */
+export const DISCORD_LABEL = "Discord";
 
 /** One running Discord bot: the gateway WebSocket in, REST out, both through one discord.js Client. */
-export function createDiscordInstance(ctx: ChannelContext<DiscordConfig>, id: string): ChannelInstance {
+export function createDiscordInstance(ctx: ChannelContext<DiscordConfig>): ChannelInstance {
   const { config } = ctx;
   const redactor = new Redactor(secretsOf(config, DISCORD_SECRET_KEYS));
   // discord.js drops a leading "Bot " from the token; the bare token is the secret too.
@@ -24,19 +22,24 @@ export function createDiscordInstance(ctx: ChannelContext<DiscordConfig>, id: st
   const logger = redactor.logger(ctx.logger);
   let scope: RefScope | undefined;
   let bot: Participant | undefined;
-  const guildAllowed = (guildId: string | null): boolean => {
-    if (guildId === null || config.guilds === undefined) return true;
-    const entry = config.guilds[guildId] ?? config.guilds["*"];
-    return entry?.enabled === true;
-  };
+  const receiver = createDiscordReceiver({
+    scope: () => scope,
+    guildAllowed: (guildId) => {
+      if (guildId === null || config.guilds === undefined) return true;
+      const entry = config.guilds[guildId] ?? config.guilds["*"];
+      return entry?.enabled === true;
+    },
+    emit: (event) => ctx.emit(event),
+    logger,
+    signal: ctx.signal,
+  });
   const connection = new DiscordConnection({
     config,
     logger,
     redactor,
-    attach: (client, current) =>
-      attachListeners(client, { scope: () => scope, emit: (e) => ctx.emit(e), guildAllowed, logger, current }),
+    attach: (client, current) => attachReceiver(client, receiver, current, logger),
     ready: (user) => {
-      scope = { channel: id, accountId: ctx.accountId, botId: user.id };
+      scope = { channel: DISCORD_ID, accountId: ctx.accountId, botId: user.id };
       bot = { id: user.id, name: user.globalName ?? user.username, isBot: true };
     },
   });
@@ -55,11 +58,6 @@ export function createDiscordInstance(ctx: ChannelContext<DiscordConfig>, id: st
     return scope;
   };
   const rest = new DiscordRest(live, redactor);
-  const outbound = new DiscordOutbound(rest, refScope);
-  const reactions = new DiscordReactions(rest, (name) => {
-    const found = connection.client?.emojis.cache.find((e) => e.name === name);
-    return found?.name ? { id: found.id, name: found.name, animated: found.animated ?? false } : undefined;
-  });
 
   return {
     async start() {
@@ -70,11 +68,11 @@ export function createDiscordInstance(ctx: ChannelContext<DiscordConfig>, id: st
       scope = undefined;
       bot = undefined;
     },
-    send: (conversation, message) => outbound.send(conversation, message),
-    react: (ref: MessageRef, intent) => reactions.react(ref, intent),
-    listReactions: (ref: MessageRef) => reactions.list(ref),
-    setTyping: (conversation, on) => outbound.setTyping(conversation, on),
-    resolveMessageRef: (conversation, messageId) => outbound.resolveMessageRef(conversation, messageId),
+    ...createOutbound(rest, refScope),
+    ...createReactions(rest, (name) => {
+      const found = connection.client?.emojis.cache.find((e) => e.name === name);
+      return found?.name ? { id: found.id, name: found.name, animated: found.animated ?? false } : undefined;
+    }),
     status: () => connection.status(),
     identity: () => bot,
   };

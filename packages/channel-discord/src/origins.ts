@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { BoundedMap } from "@chorus/channel-kit";
-import { dispatchProblem, isReadDispatch, type ReadDispatch } from "./dispatches.js";
 import { reactionEmojiKey } from "./emoji.js";
-import type { ReactionOrigin } from "./inbound.js";
+import { dispatchProblem, isReadDispatch, type ReactionOrigin, type ReadDispatch } from "./inbound.js";
 
 /** A gateway packet as discord.js hands it to its `raw` listeners. */
 interface GatewayPacket {

@@ -1,8 +1,8 @@
 import {
+  type ChannelInstance,
   ChorusError,
   type ConversationAddress,
   type MessageRef,
-  type OutboundMessage,
   type RefScope,
   splitText,
 } from "@chorus/core";
@@ -14,68 +14,63 @@ import { channelOfRef, discordMessageRef } from "./ref.js";
 export const DISCORD_MAX_TEXT = 2000;
 
 /** Sending, typing and message lookup on Discord's REST API. */
-export class DiscordOutbound {
-  constructor(
-    private readonly rest: DiscordRest,
-    private readonly scope: () => RefScope,
-  ) {}
-
-  /** Sends text in 2000-character parts (the first as a reply); returns the first part's ref. */
-  async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
-    const channelId = conversation.threadId ?? conversation.id;
-    const parts = splitText(message.text, DISCORD_MAX_TEXT);
-    let first: MessageRef | undefined;
-    for (const [index, content] of parts.entries()) {
-      const reply = index === 0 && message.replyTo ? message.replyTo : undefined;
-      const sent = await this.rest.call<APIMessage>("post", Routes.channelMessages(channelId), "send", {
-        body: {
-          content,
-          // Only users are pinged (never @everyone or roles), and only those the caller named.
-          allowed_mentions: { parse: [], users: [...(message.mentions ?? [])], replied_user: true },
-          ...(reply
-            ? {
-                message_reference: {
-                  message_id: reply.messageId,
-                  channel_id: channelOfRef(reply),
-                  fail_if_not_exists: false,
-                },
-              }
-            : {}),
-        },
-      });
-      first ??= this.refOf(sent, conversation);
-    }
-    return first as MessageRef;
-  }
-
-  /** Shows "… is typing" (Discord clears it after ~10 s or with the next message; there is no "off"). */
-  async setTyping(conversation: ConversationAddress, on: boolean): Promise<void> {
-    if (!on) return;
-    await this.rest.call("post", Routes.channelTyping(conversation.threadId ?? conversation.id), "typing");
-  }
-
-  /** Fetches the message to prove it exists and mints its ref; `E_MESSAGE_NOT_FOUND` when it does not. */
-  async resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
-    if (!/^\d{1,20}$/.test(messageId)) {
-      throw new ChorusError(
-        "E_MESSAGE_NOT_FOUND",
-        `"${messageId}" is not a Discord message id (a snowflake of digits)`,
-      );
-    }
-    const channelId = conversation.threadId ?? conversation.id;
-    const message = await this.rest.call<APIMessage>(
-      "get",
-      Routes.channelMessage(channelId, messageId),
-      "fetch message",
-    );
-    return this.refOf(message, conversation);
-  }
-
-  private refOf(message: APIMessage, conversation: ConversationAddress): MessageRef {
+export function createOutbound(
+  rest: DiscordRest,
+  scope: () => RefScope,
+): Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef"> {
+  const refOf = (message: APIMessage, conversation: ConversationAddress): MessageRef => {
     const parentId = conversation.threadId !== undefined ? conversation.id : null;
     return discordMessageRef(
       { id: message.id, authorId: message.author.id, channelId: message.channel_id, parentId },
-      this.scope(),
+      scope(),
     );
-  }
+  };
+  return {
+    /** Sends text in 2000-character parts (the first as a reply); returns the first part's ref. */
+    async send(conversation, message) {
+      const channelId = conversation.threadId ?? conversation.id;
+      const parts = splitText(message.text, DISCORD_MAX_TEXT);
+      let first: MessageRef | undefined;
+      for (const [index, content] of parts.entries()) {
+        const reply = index === 0 && message.replyTo ? message.replyTo : undefined;
+        const sent = await rest.call<APIMessage>("post", Routes.channelMessages(channelId), "send", {
+          body: {
+            content,
+            // Only users are pinged (never @everyone or roles), and only those the caller named.
+            allowed_mentions: { parse: [], users: [...(message.mentions ?? [])], replied_user: true },
+            ...(reply
+              ? {
+                  message_reference: {
+                    message_id: reply.messageId,
+                    channel_id: channelOfRef(reply),
+                    fail_if_not_exists: false,
+                  },
+                }
+              : {}),
+          },
+        });
+        first ??= refOf(sent, conversation);
+      }
+      return first as MessageRef;
+    },
+
+    /** Shows "… is typing" (Discord clears it after ~10 s or with the next message; there is no "off"). */
+    async setTyping(conversation, on) {
+      if (!on) return;
+      await rest.call("post", Routes.channelTyping(conversation.threadId ?? conversation.id), "typing");
+    },
+
+    /** Fetches the message to prove it exists and mints its ref; `E_MESSAGE_NOT_FOUND` when it does not. */
+    async resolveMessageRef(conversation, messageId) {
+      if (!/^\d{1,20}$/.test(messageId)) {
+        throw new ChorusError(
+          "E_MESSAGE_NOT_FOUND",
+          `"${messageId}" is not a Discord message id (a snowflake of digits)`,
+        );
+      }
+      const channelId = conversation.threadId ?? conversation.id;
+      const message = await rest.call<APIMessage>("get", Routes.channelMessage(channelId, messageId), "fetch message");
+      return refOf(message, conversation);
+    },
+  };
 }

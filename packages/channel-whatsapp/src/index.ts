@@ -2,7 +2,8 @@
  * WhatsApp, through Baileys (a linked device of the owner's account): the plugin object the
  * gateway imports. Read on in `instance.ts` (one account's wiring), then by concern:
  * `link/` (credentials, `chorus channels login`) → `connection/` (the socket, reconnects, acks) →
- * `inbound/` (Baileys' events → Chorus events) → `outbound/` (send, typing) → `reactions/` →
+ * `receive.ts` (Baileys' events → the kit's receiver → `ctx.emit`, then the read receipt) →
+ * `inbound/` (normalising into Chorus events) → `outbound/` (send, typing) → `reactions/` →
  * `records/` (what the account keeps in `ctx.store`).
  */
 import { CHORUS_API_VERSION, type ChannelCapabilities, type ChannelPlugin, defineChannel } from "@chorus/core";
@@ -10,22 +11,23 @@ import { WHATSAPP_SECRET_KEYS, type WhatsAppConfig, whatsappConfigSchema } from 
 import { createWhatsAppInstance, WHATSAPP_ID, WHATSAPP_LABEL, type WhatsAppInstanceOptions } from "./instance.js";
 import { linkAccount } from "./link/index.js";
 import { WHATSAPP_MAX_TEXT } from "./outbound/index.js";
+import { probeWhatsApp } from "./probe.js";
 
 /** What WhatsApp can do, as data (DESIGN §2.2 row WhatsApp: clearAll, singleSlot). */
 export const whatsappCapabilities: ChannelCapabilities = {
-  chatTypes: ["direct", "group"],
+  chatTypes: ["direct", "group"], // one-to-one chats and groups (status, broadcasts and channels are not input)
   reactions: {
     clearAll: true, // `emoji: ""` / `clearAll: true` → react with text "" (empties the slot)
     singleSlot: true, // one reaction per person per message; a new one replaces it
-    tapbackOnly: false,
-    addOnly: false,
+    tapbackOnly: false, // any single emoji
+    addOnly: false, // react with text "" removes the bot's reaction
     list: false, // WhatsApp has no call that lists reactions
   },
-  typing: true,
-  inboundReactions: true,
-  replies: true,
-  threads: false,
-  maxTextLength: WHATSAPP_MAX_TEXT,
+  typing: true, // presence "composing" / "paused" in the chat
+  inboundReactions: true, // Baileys' messages.reaction (a removal is an empty reaction)
+  replies: true, // the first part quotes the message (contextInfo.stanzaId)
+  threads: false, // WhatsApp has no threads
+  maxTextLength: WHATSAPP_MAX_TEXT, // 4000 characters a part (WhatsApp takes far more; phones do not)
 };
 
 /** The WhatsApp plugin; `options` are for tests (a clock they move). */
@@ -67,9 +69,6 @@ export {
   ReactionMemory,
   type ReactionUpdate,
 } from "./inbound/index.js";
-
-import { probeWhatsApp } from "./probe.js";
-
 export type { WhatsAppInstanceOptions } from "./instance.js";
 export { type BotIdentity, chatJidOf, e164OfJid, userJidOf } from "./jids.js";
 export { authDirOf, isLinked, openAuthState, type WhatsAppAuthState } from "./link/index.js";

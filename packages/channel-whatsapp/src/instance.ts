@@ -1,12 +1,13 @@
 import { BotReactionRecord, Redactor, secretsOf } from "@chorus/channel-kit";
-import { type ChannelContext, type ChannelInstance, ChorusError, type InboundEvent, type RefScope } from "@chorus/core";
+import { type ChannelContext, type ChannelInstance, ChorusError, type RefScope } from "@chorus/core";
 import { WHATSAPP_SECRET_KEYS, type WhatsAppConfig } from "./config.js";
 import { MessageAcks, WhatsAppConnection } from "./connection/index.js";
-import { attachListeners, groupMetadataCache, People, ReactionMemory } from "./inbound/index.js";
+import { groupMetadataCache, learnFromSocket, People, ReactionMemory } from "./inbound/index.js";
 import type { BotIdentity } from "./jids.js";
 import { authDirOf } from "./link/index.js";
-import { DisappearingTimers, WhatsAppOutbound } from "./outbound/index.js";
-import { WhatsAppReactions } from "./reactions/index.js";
+import { createOutbound, DisappearingTimers } from "./outbound/index.js";
+import { createReactions } from "./reactions/index.js";
+import { attachReceiver, createWhatsAppReceiver, type WhatsAppReceiveDeps } from "./receive.js";
 import { importLegacyState, MessageLog } from "./records/index.js";
 import { withRetries } from "./retry.js";
 
@@ -56,7 +57,7 @@ export function createWhatsAppInstance(
     config.groupMetadataTtlMs,
     options.clock,
   );
-  const outbound = new WhatsAppOutbound({
+  const outbound = createOutbound({
     ready,
     who,
     scope: () => connection?.identity() ?? unlinked,
@@ -67,7 +68,7 @@ export function createWhatsAppInstance(
     signal,
     logger,
   });
-  const reactions = new WhatsAppReactions({
+  const reactions = createReactions({
     ready,
     who,
     record: new BotReactionRecord(ctx.store),
@@ -75,18 +76,21 @@ export function createWhatsAppInstance(
     retries: config.retries,
     signal,
   });
-  const listenerDeps = {
+  const receiveDeps: WhatsAppReceiveDeps = {
     who: () => connection?.identity(),
     people,
     groups,
     log,
     disappearing,
     reactionMemory: new ReactionMemory(),
-    emit: (event: InboundEvent) => ctx.emit(event),
-    sendReadReceipts: config.sendReadReceipts,
+    emit: (event) => ctx.emit(event),
+    // On the socket open now: a message kept across a reconnect is marked read on the new one.
+    ...(config.sendReadReceipts ? { markRead: async (keys) => (await ready()).readMessages(keys) } : {}),
     offlineCatchUpMs: config.offlineCatchUpMs,
     logger,
+    signal,
   };
+  const receiver = createWhatsAppReceiver(receiveDeps);
   /** Every failure leaves the instance redacted. */
   const redacted = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
@@ -109,7 +113,8 @@ export function createWhatsAppInstance(
           redactor,
           attach: (socket) => {
             acks.watch(socket);
-            attachListeners(socket, listenerDeps);
+            learnFromSocket(socket, { people, groups });
+            attachReceiver(socket, receiver, receiveDeps);
           },
           getMessage: (key) => log.content(key),
           // Sends to a group use (and fill) the same cache as inbound messages; a failed lookup lets Baileys ask.

@@ -231,9 +231,9 @@ describe("messages the plugin cannot read", () => {
       await barrier();
       const warning = s.channel.logs
         .at("warn")
-        .find((record) => record.message.startsWith("whatsapp: could not read message"));
+        .find((record) => record.message.startsWith("whatsapp: skipped a delivery it cannot read"));
       expect(warning?.message).toBe(
-        `whatsapp: could not read message ${damaged.id} from ${s.ann.lidJid} in ${s.team.id}: invalid wire type 7 at offset 40`,
+        `whatsapp: skipped a delivery it cannot read: message ${damaged.id} from ${s.ann.lidJid} in ${s.team.id}: invalid wire type 7 at offset 40`,
       );
       expect(messageEvents(s.channel).map((event) => event.ref.messageId)).not.toContain(damaged.id);
       // Baileys asked the sender's device to send it again.

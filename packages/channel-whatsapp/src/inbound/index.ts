@@ -1,10 +1,17 @@
 /**
- * Inbound: what Baileys delivers (`listeners.ts`) normalized into Chorus events (`message.ts`,
- * `reaction.ts`), with the people, mentions and group metadata that fill them in.
+ * Inbound: what Baileys delivers, normalised into Chorus events (`message.ts`, `reaction.ts`),
+ * with what fills them in, looked up first (`delivery.ts`: group metadata, people, mentions) and
+ * kept current (`learn.ts`). `../receive.ts` hands these to the kit's receiver and `ctx.emit`.
  */
 export { contextInfoOf, resolveMentionPlaceholders, textOf, unwrapContent } from "./content.js";
+export {
+  type LookupDeps,
+  messageDelivery,
+  reactionDelivery,
+  type WhatsAppDelivery,
+} from "./delivery.js";
 export { type GroupMetadataCache, groupMetadataCache } from "./group-metadata.js";
-export { attachListeners, type ListenerDeps } from "./listeners.js";
+export { learnFromSocket } from "./learn.js";
 export { mentionFacts } from "./mentions.js";
 export { type InboundContext, type NormalizedMessage, normalizeMessage } from "./message.js";
 export { People } from "./people.js";

@@ -1,3 +1,3 @@
 /** Outbound: sending text in parts with mentions and quotes, typing, and the chats' disappearing timers. */
 export { DisappearingTimers } from "./disappearing.js";
-export { type OutboundDeps, placeMentions, WHATSAPP_MAX_TEXT, WhatsAppOutbound } from "./send.js";
+export { createOutbound, type OutboundDeps, placeMentions, WHATSAPP_MAX_TEXT } from "./send.js";

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import {
+  type ChannelInstance,
   ChorusError,
-  type ConversationAddress,
   type Logger,
   type MessageRef,
-  type OutboundMessage,
   type RefScope,
   splitText,
 } from "@chorus/core";
@@ -46,118 +45,118 @@ export interface OutboundDeps {
 }
 
 /** Sending, typing and finding messages again: everything the bot does that is not a reaction. */
-export class WhatsAppOutbound {
-  constructor(private readonly deps: OutboundDeps) {}
-
-  /**
-   * Sends text in 4000-character parts, the first quoting `replyTo`, each mentioning the people
-   * whose `@<number>` it contains; returns the first part's ref. Each part waits for WhatsApp's
-   * ack before the next goes. A part is sent again only when it provably never left (the
-   * connection was down), never twice.
-   */
-  async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
-    const jid = chatJidOf(conversation.id);
-    const mentions = (message.mentions ?? []).map(userJidOf);
-    const parts = splitText(message.text, WHATSAPP_MAX_TEXT);
-    const placed = placeMentions(parts, mentions);
-    let first: MessageRef | undefined;
-    for (const [index, text] of parts.entries()) {
-      const quoted = index === 0 && message.replyTo ? await this.#quoted(message.replyTo) : undefined;
-      const expiration = this.deps.disappearing.of(jid);
-      // The id is ours, so the ack can be awaited from before the stanza is written (and a repeat keeps it).
-      // A reply the gateway's outbox resends after a crash gets the same id (from its idempotency
-      // key): WhatsApp treats a message id seen before as the same message, so it is not shown twice.
-      const messageId = message.idempotencyKey
-        ? idempotentMessageId(message.idempotencyKey, index)
-        : generateMessageIDV2();
-      const ack = this.deps.acks.expect(messageId, "message");
-      let sent: WAMessage | undefined;
-      try {
-        const written = await withRetries(
-          async () => {
-            const socket = await this.deps.ready();
-            const result = await socket.sendMessage(
-              jid,
-              { text, linkPreview: null, ...(placed[index]?.length ? { mentions: placed[index] } : {}) },
-              {
-                messageId,
-                useCachedGroupMetadata: true,
-                ...(quoted ? { quoted } : {}),
-                ...(expiration ? { ephemeralExpiration: expiration } : {}),
-              },
-            );
-            return { socket, result };
-          },
-          { retries: this.deps.retries, what: "send", signal: this.deps.signal, shouldRetry: neverSent },
-        );
-        sent = written.result;
-        await ack.confirmed(written.socket);
-      } finally {
-        ack.cancel();
-      }
-      if (!sent?.key.id) throw new ChorusError("E_PLATFORM", "WhatsApp returned no message id for a sent message");
-      const who = this.deps.who();
-      const address = {
-        remoteJid: jid,
-        id: sent.key.id,
-        fromMe: true,
-        ...(isJidGroup(jid) ? { participant: who.pn } : {}),
-      };
-      // Recorded before the next part goes: a recipient's retry request needs the content.
-      await this.deps.log
-        .record({ ...address, fromBot: true, text }, sent.message)
-        .catch((error: unknown) => this.deps.logger.warn({ err: error }, "whatsapp: could not record a sent message"));
-      first ??= whatsappMessageRef(who, address, true);
-    }
-    return first as MessageRef;
-  }
-
-  /** Shows "typing…" in the chat, or stops showing it. */
-  async setTyping(conversation: ConversationAddress, on: boolean): Promise<void> {
-    const jid = chatJidOf(conversation.id);
-    await withRetries(async () => (await this.deps.ready()).sendPresenceUpdate(on ? "composing" : "paused", jid), {
-      retries: 0,
-      what: "typing",
-      signal: this.deps.signal,
-    });
-  }
-
-  /**
-   * The ref of a message id the agent saw: from the record of messages seen and sent; in a
-   * direct chat an unknown id is completed as the other person's message. A group message needs
-   * its author, so an unknown id there is `E_MESSAGE_NOT_FOUND`.
-   */
-  async resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
-    const jid = chatJidOf(conversation.id);
-    const logged = await this.deps.log.get(jid, messageId);
-    if (logged) return whatsappMessageRef(this.deps.scope(), logged, logged.fromBot);
-    if (!MESSAGE_ID.test(messageId)) {
-      throw new ChorusError("E_MESSAGE_NOT_FOUND", `"${messageId}" is not a WhatsApp message id`);
-    }
-    if (!isJidGroup(jid)) {
-      return whatsappMessageRef(this.deps.scope(), { remoteJid: jid, id: messageId, fromMe: false }, false);
-    }
-    throw new ChorusError("E_MESSAGE_NOT_FOUND", `message ${messageId} is unknown in WhatsApp group ${jid}`, {
-      hint: "WhatsApp addresses a group message by its author, which is known only for messages the gateway received or sent; use the messageId of one of those.",
-    });
-  }
-
+export function createOutbound(deps: OutboundDeps): Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef"> {
   /** The message to quote: its full key (author from the record where the ref lacks it) and text. */
-  async #quoted(ref: MessageRef): Promise<WAMessage | undefined> {
+  const quotedOf = async (ref: MessageRef): Promise<WAMessage | undefined> => {
     const address = addressOfRef(ref);
-    const logged = await this.deps.log.get(address.remoteJid, address.id);
+    const logged = await deps.log.get(address.remoteJid, address.id);
     const fromMe = address.fromMe || logged?.fromMe === true;
     const participant = address.participant ?? logged?.participant;
     if (isJidGroup(address.remoteJid) && !fromMe && !participant) {
       // Quoting without the author would show the quote as written by the group; answer unquoted.
-      this.deps.logger.debug({ messageId: address.id }, "whatsapp: reply sent without a quote (author unknown)");
+      deps.logger.debug({ messageId: address.id }, "whatsapp: reply sent without a quote (author unknown)");
       return undefined;
     }
     return {
       key: { remoteJid: address.remoteJid, id: address.id, fromMe, ...(participant ? { participant } : {}) },
       message: { conversation: logged?.text ?? "" },
     };
-  }
+  };
+
+  return {
+    /**
+     * Sends text in 4000-character parts, the first quoting `replyTo`, each mentioning the people
+     * whose `@<number>` it contains; returns the first part's ref. Each part waits for WhatsApp's
+     * ack before the next goes. A part is sent again only when it provably never left (the
+     * connection was down), never twice.
+     */
+    async send(conversation, message) {
+      const jid = chatJidOf(conversation.id);
+      const mentions = (message.mentions ?? []).map(userJidOf);
+      const parts = splitText(message.text, WHATSAPP_MAX_TEXT);
+      const placed = placeMentions(parts, mentions);
+      let first: MessageRef | undefined;
+      for (const [index, text] of parts.entries()) {
+        const quoted = index === 0 && message.replyTo ? await quotedOf(message.replyTo) : undefined;
+        const expiration = deps.disappearing.of(jid);
+        // The id is ours, so the ack can be awaited from before the stanza is written (and a repeat keeps it).
+        // A reply the gateway's outbox resends after a crash gets the same id (from its idempotency
+        // key): WhatsApp treats a message id seen before as the same message, so it is not shown twice.
+        const messageId = message.idempotencyKey
+          ? idempotentMessageId(message.idempotencyKey, index)
+          : generateMessageIDV2();
+        const ack = deps.acks.expect(messageId, "message");
+        let sent: WAMessage | undefined;
+        try {
+          const written = await withRetries(
+            async () => {
+              const socket = await deps.ready();
+              const result = await socket.sendMessage(
+                jid,
+                { text, linkPreview: null, ...(placed[index]?.length ? { mentions: placed[index] } : {}) },
+                {
+                  messageId,
+                  useCachedGroupMetadata: true,
+                  ...(quoted ? { quoted } : {}),
+                  ...(expiration ? { ephemeralExpiration: expiration } : {}),
+                },
+              );
+              return { socket, result };
+            },
+            { retries: deps.retries, what: "send", signal: deps.signal, shouldRetry: neverSent },
+          );
+          sent = written.result;
+          await ack.confirmed(written.socket);
+        } finally {
+          ack.cancel();
+        }
+        if (!sent?.key.id) throw new ChorusError("E_PLATFORM", "WhatsApp returned no message id for a sent message");
+        const who = deps.who();
+        const address = {
+          remoteJid: jid,
+          id: sent.key.id,
+          fromMe: true,
+          ...(isJidGroup(jid) ? { participant: who.pn } : {}),
+        };
+        // Recorded before the next part goes: a recipient's retry request needs the content.
+        await deps.log
+          .record({ ...address, fromBot: true, text }, sent.message)
+          .catch((error: unknown) => deps.logger.warn({ err: error }, "whatsapp: could not record a sent message"));
+        first ??= whatsappMessageRef(who, address, true);
+      }
+      return first as MessageRef;
+    },
+
+    /** Shows "typing…" in the chat, or stops showing it. */
+    async setTyping(conversation, on) {
+      const jid = chatJidOf(conversation.id);
+      await withRetries(async () => (await deps.ready()).sendPresenceUpdate(on ? "composing" : "paused", jid), {
+        retries: 0,
+        what: "typing",
+        signal: deps.signal,
+      });
+    },
+
+    /**
+     * The ref of a message id the agent saw: from the record of messages seen and sent; in a
+     * direct chat an unknown id is completed as the other person's message. A group message needs
+     * its author, so an unknown id there is `E_MESSAGE_NOT_FOUND`.
+     */
+    async resolveMessageRef(conversation, messageId) {
+      const jid = chatJidOf(conversation.id);
+      const logged = await deps.log.get(jid, messageId);
+      if (logged) return whatsappMessageRef(deps.scope(), logged, logged.fromBot);
+      if (!MESSAGE_ID.test(messageId)) {
+        throw new ChorusError("E_MESSAGE_NOT_FOUND", `"${messageId}" is not a WhatsApp message id`);
+      }
+      if (!isJidGroup(jid)) {
+        return whatsappMessageRef(deps.scope(), { remoteJid: jid, id: messageId, fromMe: false }, false);
+      }
+      throw new ChorusError("E_MESSAGE_NOT_FOUND", `message ${messageId} is unknown in WhatsApp group ${jid}`, {
+        hint: "WhatsApp addresses a group message by its author, which is known only for messages the gateway received or sent; use the messageId of one of those.",
+      });
+    },
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { BotReactionRecord, KeyedQueue } from "@chorus/channel-kit";
-import type { MessageRef, ReactionIntent, ReactResult } from "@chorus/core";
+import type { ChannelInstance } from "@chorus/core";
 import { generateMessageIDV2 } from "@whiskeysockets/baileys";
 import type { MessageAcks } from "../connection/acks.js";
 import type { WASocket } from "../connection/socket.js";
@@ -27,46 +27,41 @@ export interface ReactionDeps {
  * message's full key (a group message's author as `participant`), keeping the bot reaction
  * record once WhatsApp acknowledged the change.
  */
-export class WhatsAppReactions {
+export function createReactions(deps: ReactionDeps): Pick<ChannelInstance, "react"> {
   /** One call per message at a time: with one slot, the order calls reach WhatsApp decides what stays. */
-  readonly #queue = new KeyedQueue();
-
-  constructor(private readonly deps: ReactionDeps) {}
-
-  async react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
-    // Both refusals come before any request: a group message without its author (WhatsApp
-    // would accept the reaction and show nothing), and something that is not an emoji.
-    const key = messageKeyOf(ref, this.deps.who());
-    if (intent.op !== "clear") whatsappEmoji(intent);
-    const target = { conversationId: key.remoteJid as string, messageId: key.id as string };
-    return this.#queue.run(BotReactionRecord.key(target), async () => {
-      const plan = planReaction((await this.deps.record.held(target))[0], intent);
-      if (plan.send === undefined) return plan.result;
-      const text = plan.send;
-      const messageId = generateMessageIDV2();
-      const ack = this.deps.acks.expect(messageId, "reaction");
-      try {
-        // A failure before the stanza left may be retried; one without an ack is not repeated.
-        const react = async () => {
-          const socket = await this.deps.ready();
-          await socket.sendMessage(
-            target.conversationId,
-            { react: { text, key } },
-            { messageId, useCachedGroupMetadata: true },
-          );
-          return socket;
-        };
-        const socket = await withRetries(react, {
-          retries: this.deps.retries,
-          what: "react",
-          signal: this.deps.signal,
-        });
-        await ack.confirmed(socket);
-      } finally {
-        ack.cancel();
-      }
-      await this.deps.record.hold(target, plan.hold === undefined ? [] : [plan.hold]);
-      return plan.result;
-    });
-  }
+  const queue = new KeyedQueue();
+  return {
+    async react(ref, intent) {
+      // Both refusals come before any request: a group message without its author (WhatsApp
+      // would accept the reaction and show nothing), and something that is not an emoji.
+      const key = messageKeyOf(ref, deps.who());
+      if (intent.op !== "clear") whatsappEmoji(intent);
+      const target = { conversationId: key.remoteJid as string, messageId: key.id as string };
+      return queue.run(BotReactionRecord.key(target), async () => {
+        const plan = planReaction((await deps.record.held(target))[0], intent);
+        if (plan.send === undefined) return plan.result;
+        const text = plan.send;
+        const messageId = generateMessageIDV2();
+        const ack = deps.acks.expect(messageId, "reaction");
+        try {
+          // A failure before the stanza left may be retried; one without an ack is not repeated.
+          const react = async () => {
+            const socket = await deps.ready();
+            await socket.sendMessage(
+              target.conversationId,
+              { react: { text, key } },
+              { messageId, useCachedGroupMetadata: true },
+            );
+            return socket;
+          };
+          const socket = await withRetries(react, { retries: deps.retries, what: "react", signal: deps.signal });
+          await ack.confirmed(socket);
+        } finally {
+          ack.cancel();
+        }
+        await deps.record.hold(target, plan.hold === undefined ? [] : [plan.hold]);
+        return plan.result;
+      });
+    },
+  };
 }
