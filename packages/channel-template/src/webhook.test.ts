@@ -86,27 +86,6 @@ describe("the webhook", () => {
       "signature does not match",
     ]);
   });
-
-  it("warns, naming what was wrong, about a signed delivery it cannot read, and acknowledges it", async () => {
-    expect(await fake.deliverUnparseable()).toBe(200);
-    expect(await fake.webhooks.post("{ not json")).toBe(200);
-    expect(running.events).toEqual([]);
-    const warnings = running.logs.at("warn").map((r) => r.message);
-    expect(warnings).toEqual([
-      expect.stringMatching(/^acme: skipped a delivery it cannot read: unreadable message\.created: message\.id: /),
-      expect.stringMatching(/^acme: skipped a delivery it cannot read: .*JSON/),
-    ]);
-    expect(warnings[0]).toContain("message.author");
-  });
-
-  it("answers 503 while stopped, so Acme delivers again once the channel runs", async () => {
-    await running.instance.stop();
-    await fake.userSends({ conversationId: "c_team", author: "u_ann", text: "while you were out" });
-    expect(lastStatus()).toBe(503);
-    await running.instance.start();
-    expect(await fake.redeliverLast()).toBe(200);
-    expect(texts()).toEqual(["while you were out"]);
-  });
 });
 
 describe("verifyWebhook", () => {

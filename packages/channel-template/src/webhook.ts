@@ -1,42 +1,35 @@
-import { hmacSha256Hex, safeEqual } from "@chorus/channel-kit";
-import { type ChannelContext, type HttpHandler, isChorusError, type Logger, type RefScope } from "@chorus/core";
-import type { AcmeConfig } from "./config.js";
-import { normalizeDelivery } from "./inbound.js";
+import { acknowledges, hmacSha256Hex, type Receiver, safeEqual } from "@chorus/channel-kit";
+import type { HttpHandler, Logger, RefScope } from "@chorus/core";
+import type { AcmeDeliveryIn } from "./receive.js";
 
 /** How far a delivery's timestamp may be from now: a captured request cannot be replayed later. */
 export const WEBHOOK_TOLERANCE_MS = 5 * 60_000;
 
 /**
- * The `POST /webhook` handler: verify, then normalise and emit. Nothing from an unverified request
- * is parsed or emitted, and why it was refused goes to our log, not to the caller. `scope` is who
- * the bot is while the instance runs: undefined before `start()` and after `stop()`.
+ * The `POST /webhook` handler: verify, then hand the delivery to the receiver and answer as it
+ * says. Nothing from an unverified request is parsed or emitted, and why it was refused goes to
+ * our log, not to the caller. `running` is who the bot is while the instance runs.
  */
 export function createWebhookHandler(
-  ctx: ChannelContext<AcmeConfig>,
-  scope: () => RefScope | undefined,
+  secret: string,
+  running: () => RefScope | undefined,
+  receiver: Receiver<AcmeDeliveryIn>,
   logger: Logger,
 ): HttpHandler {
+  // Acme posts again later what was answered 5xx, so nothing is lost while we restart or cannot commit.
+  const later = () => Response.json({ error: "not_committed" }, { status: 503, headers: { "retry-after": "5" } });
   return async (request) => {
     // The signature covers the exact bytes Acme sent: verify those, never a re-serialised copy.
     const raw = Buffer.from(await request.arrayBuffer());
-    const refusal = verifyWebhook(request.headers, raw, ctx.config.webhookSecret, Date.now());
+    const refusal = verifyWebhook(request.headers, raw, secret, Date.now());
     if (refusal) {
       logger.warn({ reason: refusal }, `acme: refused a webhook delivery: ${refusal}`);
       return Response.json({ error: "unauthorized" }, { status: 401 });
     }
-    const bot = scope();
-    // Acme delivers again later what was answered 503, so nothing is lost while we restart.
-    if (!bot) return Response.json({ error: "not_ready" }, { status: 503, headers: { "retry-after": "5" } });
-    try {
-      const event = normalizeDelivery(JSON.parse(raw.toString("utf8")), bot);
-      // Answered after the gateway committed the event: a crash before leaves it with Acme, which delivers it again.
-      if (event) await ctx.emit(event);
-    } catch (error) {
-      if (!(error instanceof SyntaxError || isChorusError(error))) throw error;
-      // An error answer would only make Acme send the same bytes again: acknowledge, but leave a trace.
-      logger.warn({ problem: error.message }, `acme: skipped a delivery it cannot read: ${error.message}`);
-    }
-    return Response.json({ ok: true });
+    const bot = running();
+    if (!bot) return later();
+    // Answered 200 only once the gateway committed the event (or there was nothing to commit).
+    return acknowledges(await receiver.receive({ raw, bot })) ? Response.json({ ok: true }) : later();
   };
 }
 

@@ -174,7 +174,7 @@ describe("inbound through the wire (fake Zalo → zca-js → the channel)", () =
     await world.inbound(next.msgId);
     const warning = world.running.logs.at("warn", true).find((r) => r.message.includes("cannot read"));
     expect(warning?.message).toMatch(
-      /zalouser: skipped a message it cannot read: unreadable message: msgId: .*uidFrom/,
+      /zalouser: skipped a delivery it cannot read: unreadable message: msgId: .*uidFrom/,
     );
   });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { hmacSha256Hex } from "@chorus/channel-kit";
+import { waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFakeAcme, type FakeAcme } from "./index.js";
 
@@ -10,9 +11,12 @@ let fake: FakeAcme;
 /** What the bot's webhook received. */
 let received: { headers: IncomingHttpHeaders; body: string }[];
 let receiver: ReturnType<typeof createServer>;
+/** What the bot's webhook answers next, one status per request (200 once they are used up). */
+let answers: number[];
 
 beforeEach(async () => {
   received = [];
+  answers = [];
   receiver = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => {
@@ -20,11 +24,12 @@ beforeEach(async () => {
     });
     req.on("end", () => {
       received.push({ headers: req.headers, body });
+      res.statusCode = answers.shift() ?? 200;
       res.end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  fake = createFakeAcme({ token: "t0ken", webhookSecret: "0123456789abcdef" });
+  fake = createFakeAcme({ token: "t0ken", webhookSecret: "0123456789abcdef", retryDelaysMs: [20, 40] });
   await fake.start();
   fake.addConversation({ id: "c_team", type: "group", name: "Team", members: [fake.bot, ann] });
   const { port } = receiver.address() as { port: number };
@@ -128,5 +133,40 @@ describe("fake Acme", () => {
     expect(forged?.headers["x-acme-signature"]).not.toBe(signature(forged));
     expect(broken?.headers["x-acme-signature"]).toBe(signature(broken));
     expect(bodies()[1]?.data).toMatchObject({ message: { id: 42 } });
+  });
+
+  it("posts a delivery answered 5xx again, with the same id, a fresh signature and X-Acme-Retry, until answered 2xx", async () => {
+    answers = [503, 500];
+    expect(await fake.userSends({ conversationId: "c_team", author: "u_ann", text: "again" })).toBeDefined();
+    await waitFor(() => fake.webhooks.posted.length === 3);
+    expect(fake.webhooks.posted.map((p) => [p.status, p.retry])).toEqual([
+      [503, 0],
+      [500, 1],
+      [200, 2],
+    ]);
+    expect(received.map((r) => r.headers["x-acme-retry"])).toEqual([undefined, "1", "2"]);
+    const [first, ...retries] = bodies();
+    for (const retry of retries) expect(retry).toEqual(first);
+    for (const { headers, body } of received) {
+      expect(headers["x-acme-signature"]).toBe(
+        `sha256=${hmacSha256Hex("0123456789abcdef", `${headers["x-acme-timestamp"]}.${body}`)}`,
+      );
+    }
+  });
+
+  it("gives up after its last retry, and never retries a 4xx", async () => {
+    answers = [503, 503, 503];
+    await fake.userSends({ conversationId: "c_team", author: "u_ann", text: "lost" });
+    await waitFor(() => fake.webhooks.posted.length === 3);
+    expect(fake.webhooks.retrying).toBe(0);
+    answers = [401];
+    expect(await fake.forge("hello")).toBe(401);
+    expect(fake.webhooks.retrying).toBe(0);
+    expect(fake.webhooks.posted.map((p) => [p.status, p.retry])).toEqual([
+      [503, 0],
+      [503, 1],
+      [503, 2],
+      [401, 0],
+    ]);
   });
 });

@@ -19,6 +19,8 @@ export interface FakeAcmeOptions {
   /** The secret deliveries are signed with. */
   webhookSecret?: string;
   bot?: AcmeUser;
+  /** Acme's waits before posting again a delivery the bot did not answer 2xx (see `ACME_RETRY_DELAYS_MS`); short in tests. */
+  retryDelaysMs?: readonly number[];
 }
 
 /** A person writing on Acme (not the bot over HTTP). */
@@ -41,7 +43,7 @@ export interface FakeAcme {
   /** The `channels.acme` block that points the plugin at this fake. */
   config(extra?: Record<string, unknown>): Record<string, unknown>;
   addConversation(conversation: AcmeConversation): void;
-  /** Someone writes a message; resolves once Acme delivered it to the bot's webhook. */
+  /** Someone writes a message; resolves once the bot answered Acme's first attempt to deliver it. */
   userSends(input: UserMessageInput): Promise<AcmeMessage>;
   /** Someone reacts with one of Acme's names; resolves once delivered. */
   userReacts(messageId: string, userId: string, name: string): Promise<void>;
@@ -71,7 +73,7 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
   const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(16).toString("hex")}`;
   const bot = options.bot ?? { id: "u_bot", name: "Chorus", bot: true };
   const state = new FakeAcmeState(bot);
-  const webhooks = new FakeAcmeWebhooks(webhookSecret);
+  const webhooks = new FakeAcmeWebhooks(webhookSecret, options.retryDelaysMs);
   const server = createFakeServer();
   const sentByKey = new Map<string, AcmeMessage>();
 
@@ -187,7 +189,7 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
     },
     start: () => server.start(),
     async close() {
-      await webhooks.settled();
+      await webhooks.close();
       await server.close();
     },
     config: (extra = {}) => ({ baseUrl: server.url, token, webhookSecret, ...extra }),

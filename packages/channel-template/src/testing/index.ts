@@ -4,4 +4,4 @@
  */
 export { createFakeAcme, type FakeAcme, type FakeAcmeOptions, type UserMessageInput } from "./fake-acme.js";
 export { ACME_REACTION_NAMES, FakeAcmeState, type FakeReaction, type NewMessage } from "./fake-state.js";
-export { FakeAcmeWebhooks, type PostedDelivery, type PostOptions } from "./fake-webhooks.js";
+export { ACME_RETRY_DELAYS_MS, FakeAcmeWebhooks, type PostedDelivery, type PostOptions } from "./fake-webhooks.js";

@@ -29,6 +29,8 @@ export class FakeListener {
   readonly connections: Connection[] = [];
   /** Every ping a client sent. */
   readonly pings: unknown[] = [];
+  /** The command of every frame a client sent (zca-js sends pings, cmd 2, and nothing for an event it got). */
+  readonly received: number[] = [];
   /** Every frame sent, newest last, to send again (`redeliverLast`). */
   readonly sent: { cmd: number; json: string }[] = [];
   /** How `data` is encoded in event frames. */
@@ -54,6 +56,7 @@ export class FakeListener {
       socket.on("close", () => this.connections.splice(this.connections.indexOf(connection), 1));
       socket.on("message", (data: Buffer) => {
         const read = readFrame(data);
+        this.received.push(read.cmd);
         if (read.cmd === 2 && read.subCmd === 1) this.pings.push(read.payload);
       });
       if (this.#fault === "garbage") socket.send(Buffer.from("\u0001 not a zalo frame"));
