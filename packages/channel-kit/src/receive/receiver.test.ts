@@ -1,11 +1,21 @@
 import { ChorusError, type InboundEvent, type InboundMessageEvent, type Logger } from "@chorus/core";
 import { describe, expect, it } from "vitest";
+
 import { acknowledges, createReceiver, type ReceiverOptions } from "./receiver.js";
 
 interface Line {
   level: "debug" | "info" | "warn" | "error";
   fields: Record<string, unknown>;
   message: string;
+}
+
+/** Resolves once `done()` holds (checked every few ms), or fails after 5 s. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error("the condition never held");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** A logger that keeps its lines. */
@@ -168,6 +178,24 @@ describe("createReceiver", () => {
     expect(receiver.kept).toBe(0);
     expect(lines.map((l) => l.level)).toEqual(["warn", "info"]);
     expect(lines[1]?.fields).toMatchObject({ eventId: "e1", attempts: 4 });
+  });
+
+  it("settleWhenKept: resolves kept as soon as the event is kept (a webhook is answered), and commits it after", async () => {
+    const gateway = host(2);
+    const receiver = receiverOf({
+      emit: gateway.emit,
+      normalize: (d: string) => event(d),
+      redelivery: "keep",
+      settleWhenKept: true,
+    });
+    const receipt = await receiver.receive("e1");
+    expect(receipt).toBe("kept");
+    expect(acknowledges(receipt)).toBe(true);
+    expect(gateway.committed).toEqual([]);
+    await until(() => gateway.committed.length === 1);
+    expect(gateway.committed).toEqual(["e1"]);
+    // Committed at once: the usual receipt.
+    expect(await receiver.receive("e2")).toBe("committed");
   });
 
   it("keeps at most maxKept events: one more that fails is dropped, loudly", async () => {

@@ -8,12 +8,14 @@ import { abortableDelay } from "../retry/delay.js";
  * - `ignored`: it carried nothing for the gateway (the bot's own echo, an event type not used) — acknowledge;
  * - `unreadable`: it cannot be read (logged as a warning naming what is wrong); delivering it again
  *   would not help — acknowledge;
+ * - `kept` (only with `settleWhenKept`): an event could not be committed yet and the receiver keeps
+ *   it, emitting it again until it is — acknowledge (the platform would never deliver it again anyway);
  * - `not-committed`: an event could not be committed (the gateway refused or failed it) — do not
  *   acknowledge: the platform delivers it again (a webhook's 5xx, an offset left where it was, no
  *   socket ack). Where the platform has no redelivery the receiver keeps the event and emits it
  *   again, so this comes only when it gave up (at stop, or with too many events kept).
  */
-export type Receipt = "committed" | "ignored" | "unreadable" | "not-committed";
+export type Receipt = "committed" | "ignored" | "unreadable" | "kept" | "not-committed";
 
 /** Whether a platform delivery with this receipt is acknowledged. */
 export function acknowledges(receipt: Receipt): boolean {
@@ -46,6 +48,12 @@ export interface ReceiverOptions<D> {
   backoff?: BackoffPolicy;
   /** `keep`: events kept at most at once; beyond it an event that fails is dropped with an error (default 1,000). */
   maxKept?: number;
+  /**
+   * `keep`: `receive` resolves `kept` as soon as an event of the delivery is kept, instead of once it
+   * is committed (a webhook is answered within the platform's timeout; the event is emitted again
+   * in the background). Leave it off where the acknowledgement must wait for the commit (receipts).
+   */
+  settleWhenKept?: boolean;
   /** Aborted when the instance stops: kept events are let go (logged). */
   signal?: AbortSignal;
 }
@@ -68,8 +76,8 @@ export function createReceiver<D>(options: ReceiverOptions<D>): Receiver<D> {
   const { channel, logger } = options;
   let kept = 0;
 
-  /** Emits `event` until it is committed (`keep`), or once (`platform`); true when it was committed. */
-  const commit = async (event: InboundEvent): Promise<boolean> => {
+  /** Emits `event` until it is committed (`keep`), or once (`platform`); true when it was committed. `onKept` is told when it is kept. */
+  const commit = async (event: InboundEvent, onKept: () => void): Promise<boolean> => {
     let attempt = 0;
     let holding = false;
     try {
@@ -101,6 +109,7 @@ export function createReceiver<D>(options: ReceiverOptions<D>): Receiver<D> {
             }
             holding = true;
             kept++;
+            onKept();
             logger.warn(
               { err: error, eventId: event.eventId },
               `${channel}: the gateway could not commit an event; it is kept and emitted again until it is`,
@@ -154,8 +163,15 @@ export function createReceiver<D>(options: ReceiverOptions<D>): Receiver<D> {
         normalized === undefined ? [] : Array.isArray(normalized) ? normalized : [normalized as InboundEvent];
       if (events.length === 0) return "ignored";
       // Emitted in order in one tick, so the gateway commits them together; each is kept on its own.
-      const committed = await Promise.all(events.map(commit));
-      return committed.every(Boolean) ? "committed" : "not-committed";
+      let told: (receipt: Receipt) => void = () => {};
+      const keptNow = new Promise<Receipt>((resolve) => {
+        told = resolve;
+      });
+      const onKept = options.settleWhenKept ? () => told("kept") : () => {};
+      const all = Promise.all(events.map((event) => commit(event, onKept))).then((committed) =>
+        committed.every(Boolean) ? ("committed" as const) : ("not-committed" as const),
+      );
+      return options.settleWhenKept ? Promise.race([all, keptNow]) : all;
     },
   };
 }
