@@ -120,7 +120,7 @@ describe("iMessage inbound: BlueBubbles message rows → events (fixtures from t
     await fake.deliver({ ...hook, data: { ...hook.data, guid: "ODD-1", associatedMessageType: "2007" } }, hookUrl);
     expect(running.events).toEqual([]);
     expect(warnings()).toEqual([
-      'imessage: message ODD-1 has an associatedMessageType this plugin does not know: "2007"',
+      'imessage: skipped a delivery it cannot read: message ODD-1 has an associatedMessageType this plugin does not know: "2007"',
     ]);
   });
 
@@ -130,8 +130,8 @@ describe("iMessage inbound: BlueBubbles message rows → events (fixtures from t
     await fake.deliver({ ...hook, data: { ...hook.data, guid: "E-2", associatedMessageGuid: null } }, hookUrl);
     expect(running.events).toEqual([]);
     expect(warnings()).toEqual([
-      'imessage: emoji tapback E-1 carries no emoji (text "Reacted to “Hi there”")',
-      'imessage: tapback E-2 ("2006") names no associatedMessageGuid',
+      'imessage: skipped a delivery it cannot read: emoji tapback E-1 carries no emoji (text "Reacted to “Hi there”")',
+      'imessage: skipped a delivery it cannot read: tapback E-2 ("2006") names no associatedMessageGuid',
     ]);
   });
 });

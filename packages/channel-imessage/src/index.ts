@@ -1,44 +1,45 @@
 /**
  * iMessage through a BlueBubbles server: REST out, webhooks in, tapbacks as reactions.
- * Reading order: `config.ts` → `client.ts` (with `envelope.ts`) → `health.ts` / `connection.ts` →
- * `instance.ts` → `webhook.ts` / `inbound.ts` → `outbound.ts` → `reactions.ts` (with
- * `vocabulary.ts`); state: `own-messages.ts`, `secret.ts`, `legacy-state.ts`.
+ * Reading order: `config.ts` → `instance.ts` (wiring of one server) → `client.ts` (with
+ * `envelope.ts`) → `health.ts` / `connection.ts` → `webhook.ts` (the secret) → `receive.ts`
+ * (a webhook → `ctx.emit` → its answer) → `inbound.ts` → `outbound.ts` → `reactions.ts` (with
+ * `vocabulary.ts`); state: `own-messages.ts`, `secret.ts`, `legacy-state.ts`; the fake server in
+ * `testing/`.
  */
 import { CHORUS_API_VERSION, type ChannelCapabilities, defineChannel } from "@chorus/core";
 import { IMESSAGE_SECRET_KEYS, type IMessageConfig, imessageConfigSchema } from "./config.js";
-import { createIMessageInstance } from "./instance.js";
+import { createIMessageInstance, IMESSAGE_ID } from "./instance.js";
+import { probeIMessage } from "./probe.js";
 import { imessageVocabulary, TAPBACK_KINDS } from "./vocabulary.js";
-
-const ID = "imessage";
 
 /** What iMessage through BlueBubbles can do, as data (DESIGN §2.2 row: tapbackOnly, singleSlot, clearAll). */
 export const imessageCapabilities: ChannelCapabilities = {
-  chatTypes: ["direct", "group"],
+  chatTypes: ["direct", "group"], // one-to-one chats (`;-;`) and group chats (`;+;`)
   reactions: {
     clearAll: true, // emoji "" or clearAll: true takes the bot's tapback back
     singleSlot: true, // one tapback per person per message; a new one replaces the old
     tapbackOnly: true, // six kinds; emoji must map onto one
-    addOnly: false,
+    addOnly: false, // the bot's tapback can be taken back (`-love`)
     list: false, // no "who tapped what" call: the bot's own tapback is its bot reaction record in the store
-    vocabulary: TAPBACK_KINDS,
+    vocabulary: TAPBACK_KINDS, // love, like, dislike, laugh, emphasize, question
   },
   typing: true, // with the Private API
-  inboundReactions: true,
+  inboundReactions: true, // tapback rows (associatedMessageType) become reaction events
   replies: true, // inline replies, with the Private API
-  threads: false,
-  maxTextLength: 4_000,
+  threads: false, // iMessage has none
+  maxTextLength: 4_000, // split on sensible boundaries above this
 };
 
 /** The iMessage channel plugin; the package's default export. */
 export const imessageChannel = defineChannel<IMessageConfig>({
-  id: ID,
+  id: IMESSAGE_ID,
   apiVersion: CHORUS_API_VERSION,
   label: "iMessage",
   capabilities: imessageCapabilities,
   vocabulary: imessageVocabulary,
   configSchema: imessageConfigSchema,
   secretKeys: IMESSAGE_SECRET_KEYS,
-  create: (ctx) => createIMessageInstance(ID, ctx),
+  create: (ctx) => createIMessageInstance(ctx),
   probe: (ctx) => probeIMessage(ctx),
   // BlueBubbles posts webhooks to any gateway; sends are REST calls.
   holdsConnection: () => false,
@@ -65,7 +66,5 @@ export {
   type TapbackKind,
   targetGuid,
 } from "./vocabulary.js";
-
-import { probeIMessage } from "./probe.js";
 
 export type * from "./wire.js";

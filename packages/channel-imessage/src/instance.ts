@@ -6,11 +6,15 @@ import { IMESSAGE_SECRET_KEYS, type IMessageConfig } from "./config.js";
 import { Connection } from "./connection.js";
 import type { ServerHealth } from "./health.js";
 import { importLegacyState } from "./legacy-state.js";
-import { IMessageOutbound } from "./outbound.js";
+import { createOutbound } from "./outbound.js";
 import { OwnMessages } from "./own-messages.js";
-import { IMessageReactions } from "./reactions.js";
+import { createReactions } from "./reactions.js";
+import { createIMessageReceiver } from "./receive.js";
 import { loadWebhookSecret, webhookUrlWithSecret } from "./secret.js";
 import { createWebhookHandler } from "./webhook.js";
+
+/** The plugin id. */
+export const IMESSAGE_ID = "imessage";
 
 /** An iMessage instance plus what `chorus doctor` can ask it. */
 export interface IMessageInstance extends ChannelInstance {
@@ -25,7 +29,7 @@ export interface IMessageInstance extends ChannelInstance {
  * state in `ctx.store` and status. Every log line, status and error passes the redactor, which
  * knows the password and the webhook secret.
  */
-export function createIMessageInstance(channel: string, context: ChannelContext<IMessageConfig>): IMessageInstance {
+export function createIMessageInstance(context: ChannelContext<IMessageConfig>): IMessageInstance {
   const redactor = new Redactor(secretsOf(context.config, IMESSAGE_SECRET_KEYS));
   const ctx = { ...context, logger: redactor.logger(context.logger) };
   const path = `/${ctx.accountId}`;
@@ -40,11 +44,11 @@ export function createIMessageInstance(channel: string, context: ChannelContext<
   // iMessage refs say `fromBot` themselves; the bot's handle is the scope's id where it is known.
   const scope = (): RefScope => {
     const address = botAddress();
-    return { channel, accountId: ctx.accountId, botId: address ? handleId(address) : "" };
+    return { channel: IMESSAGE_ID, accountId: ctx.accountId, botId: address ? handleId(address) : "" };
   };
   const own = new OwnMessages(ctx.store);
-  const outbound = new IMessageOutbound(client, ctx.config, scope, own, () => connection?.privateApi() ?? false);
-  const reactions = new IMessageReactions(client, new BotReactionRecord(ctx.store));
+  const outbound = createOutbound(client, ctx.config, scope, own, () => connection?.privateApi() ?? false);
+  const reactions = createReactions(client, new BotReactionRecord(ctx.store));
   const redacted = <T>(work: Promise<T>): Promise<T> =>
     work.catch((error: unknown) => {
       throw redactor.error(error);
@@ -52,18 +56,20 @@ export function createIMessageInstance(channel: string, context: ChannelContext<
   let secret: string | undefined;
   let running = false;
 
+  // Webhook bodies → `ctx.emit`; an event whose commit failed is kept and emitted again (BlueBubbles never retries).
+  const receiver = createIMessageReceiver({
+    scope,
+    own,
+    client,
+    emit: (event) => ctx.emit(event),
+    logger: ctx.logger,
+    signal: ctx.signal,
+  });
+  // Registered at create, before start: the gateway serves it under /hooks/imessage/.
   ctx.http.route(
     "POST",
     path,
-    createWebhookHandler({
-      secret: () => secret,
-      scope,
-      own,
-      client,
-      running: () => running,
-      emit: (event) => ctx.emit(event),
-      logger: ctx.logger,
-    }),
+    createWebhookHandler({ secret: () => secret, running: () => running, receiver, logger: ctx.logger }),
   );
 
   return {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
+  type ChannelInstance,
   ChorusError,
   type ConversationAddress,
   type MessageRef,
@@ -13,59 +14,64 @@ import type { IMessageConfig } from "./config.js";
 import { imessageRef } from "./inbound.js";
 import type { OwnMessages } from "./own-messages.js";
 
-/** Sending, typing and finding messages again: everything the bot does that is not a tapback. */
-export class IMessageOutbound {
-  constructor(
-    private readonly client: BlueBubblesClient,
-    private readonly config: IMessageConfig,
-    private readonly scope: () => RefScope,
-    private readonly own: OwnMessages,
-    /** Whether the server's Private API is usable, as the last check found. */
-    private readonly privateApi: () => boolean,
-  ) {}
+/** What the instance calls to send, show typing and find messages again. */
+export type IMessageOutbound = Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef">;
 
-  /**
-   * Sends `message` split at `maxTextLength`; the first part answers `replyTo` (an inline reply,
-   * which needs the Private API). Returns the ref of the first part.
-   */
-  async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
-    const chatGuid = chatGuidOf(conversation.id);
-    let first: MessageRef | undefined;
-    for (const [index, text] of splitText(message.text, this.config.maxTextLength).entries()) {
-      const reply = index === 0 ? message.replyTo : undefined;
-      const tempGuid = `temp-${randomUUID()}`;
-      const sent = await this.client.sendText({
-        chatGuid,
-        tempGuid,
-        message: text,
-        method: reply || this.#usePrivateApi() ? "private-api" : "apple-script",
-        ...(reply ? { selectedMessageGuid: reply.messageId, partIndex: partOf(reply) } : {}),
-      });
-      const guid = typeof sent?.guid === "string" && sent.guid !== "" ? sent.guid : tempGuid;
-      await this.own.add(guid);
-      first ??= imessageRef(this.scope(), chatGuid, guid, true);
-    }
-    return first as MessageRef;
-  }
+/**
+ * Sending, typing and finding messages again: everything the bot does that is not a tapback.
+ * `privateApi` says whether the server's Private API is usable, as the last check found.
+ */
+export function createOutbound(
+  client: BlueBubblesClient,
+  config: IMessageConfig,
+  scope: () => RefScope,
+  own: OwnMessages,
+  privateApi: () => boolean,
+): IMessageOutbound {
+  const usePrivateApi = (): boolean => {
+    if (config.sendMethod === "auto") return privateApi();
+    return config.sendMethod === "private-api";
+  };
 
-  /** Shows or hides the typing bubble; without the Private API there is none, and nothing is sent. */
-  async setTyping(conversation: ConversationAddress, on: boolean): Promise<void> {
-    if (!this.privateApi()) return;
-    await this.client.typing(chatGuidOf(conversation.id), on);
-  }
+  return {
+    /**
+     * Sends `message` split at `maxTextLength`; the first part answers `replyTo` (an inline reply,
+     * which needs the Private API). Returns the ref of the first part.
+     */
+    async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
+      const chatGuid = chatGuidOf(conversation.id);
+      let first: MessageRef | undefined;
+      for (const [index, text] of splitText(message.text, config.maxTextLength).entries()) {
+        const reply = index === 0 ? message.replyTo : undefined;
+        const tempGuid = `temp-${randomUUID()}`;
+        const sent = await client.sendText({
+          chatGuid,
+          tempGuid,
+          message: text,
+          method: reply || usePrivateApi() ? "private-api" : "apple-script",
+          ...(reply ? { selectedMessageGuid: reply.messageId, partIndex: partOf(reply) } : {}),
+        });
+        const guid = typeof sent?.guid === "string" && sent.guid !== "" ? sent.guid : tempGuid;
+        await own.add(guid);
+        first ??= imessageRef(scope(), chatGuid, guid, true);
+      }
+      return first as MessageRef;
+    },
 
-  /** The ref of a message GUID the agent saw in a chat. */
-  async resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
-    if (messageId.trim() === "") {
-      throw new ChorusError("E_MESSAGE_NOT_FOUND", "an iMessage message id (its GUID) is required");
-    }
-    return imessageRef(this.scope(), chatGuidOf(conversation.id), messageId, await this.own.has(messageId));
-  }
+    /** Shows or hides the typing bubble; without the Private API there is none, and nothing is sent. */
+    async setTyping(conversation: ConversationAddress, on: boolean): Promise<void> {
+      if (!privateApi()) return;
+      await client.typing(chatGuidOf(conversation.id), on);
+    },
 
-  #usePrivateApi(): boolean {
-    if (this.config.sendMethod === "auto") return this.privateApi();
-    return this.config.sendMethod === "private-api";
-  }
+    /** The ref of a message GUID the agent saw in a chat. */
+    async resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef> {
+      if (messageId.trim() === "") {
+        throw new ChorusError("E_MESSAGE_NOT_FOUND", "an iMessage message id (its GUID) is required");
+      }
+      return imessageRef(scope(), chatGuidOf(conversation.id), messageId, await own.has(messageId));
+    },
+  };
 }
 
 /** A chat GUID, also from a bare handle (`+15551234567`, `ann@example.com`) for direct messages. */

@@ -1,9 +1,12 @@
 import { BotReactionRecord, KeyedQueue, type ReactionTarget } from "@chorus/channel-kit";
-import type { MessageRef, ReactionIntent, ReactResult } from "@chorus/core";
+import type { ChannelInstance, MessageRef, ReactionIntent, ReactResult } from "@chorus/core";
 import { UnsupportedEmojiError } from "@chorus/core";
 import type { BlueBubblesClient } from "./client.js";
 import { chatGuidOf, partOf } from "./outbound.js";
 import { imessageVocabulary, isTapbackKind, type TapbackKind } from "./vocabulary.js";
+
+/** What the instance calls to react. */
+export type IMessageReactions = Pick<ChannelInstance, "react">;
 
 /**
  * Executes core's reaction intents (DESIGN §2.2, iMessage row: tapbackOnly + singleSlot +
@@ -12,42 +15,39 @@ import { imessageVocabulary, isTapbackKind, type TapbackKind } from "./vocabular
  * `-<held kind>`. What the bot holds is its bot reaction record in the store (BlueBubbles has no
  * list call), keyed by chat GUID and message GUID. Calls on one message run one after another.
  */
-export class IMessageReactions {
-  readonly #queue = new KeyedQueue();
+export function createReactions(client: BlueBubblesClient, record: BotReactionRecord): IMessageReactions {
+  const queue = new KeyedQueue();
 
-  constructor(
-    private readonly client: BlueBubblesClient,
-    private readonly record: BotReactionRecord,
-  ) {}
+  const send = async (ref: MessageRef, chatGuid: string, reaction: string): Promise<void> => {
+    await client.react({ chatGuid, selectedMessageGuid: ref.messageId, reaction, partIndex: partOf(ref) });
+  };
 
-  /** Executes one intent; adding what is held or removing what is absent is success (rule 10). */
-  react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
-    const target: ReactionTarget = { conversationId: chatGuidOf(ref.conversationId), messageId: ref.messageId };
-    return this.#queue.run(BotReactionRecord.key(target), () => this.#react(ref, target, intent));
-  }
-
-  async #react(ref: MessageRef, target: ReactionTarget, intent: ReactionIntent): Promise<ReactResult> {
+  const apply = async (ref: MessageRef, target: ReactionTarget, intent: ReactionIntent): Promise<ReactResult> => {
     const chatGuid = target.conversationId;
-    const held = (await this.record.held(target)).find(isTapbackKind);
+    const held = (await record.held(target)).find(isTapbackKind);
     if (intent.op === "add") {
       const kind = kindOf(intent);
       if (held !== kind) {
-        await this.#send(ref, chatGuid, kind);
-        await this.record.hold(target, [kind]);
+        await send(ref, chatGuid, kind);
+        await record.hold(target, [kind]);
       }
       return { ok: true, action: "react", op: "add", emoji: kind };
     }
     // `remove` names one kind and touches only that one; `clear` empties the bot's slot.
     const removing = intent.op === "remove" ? kindOf(intent) : held;
     if (removing === undefined || held !== removing) return { ok: true, action: "react", op: intent.op, removed: [] };
-    await this.#send(ref, chatGuid, `-${removing}`);
-    await this.record.hold(target, []);
+    await send(ref, chatGuid, `-${removing}`);
+    await record.hold(target, []);
     return { ok: true, action: "react", op: intent.op, removed: [removing] };
-  }
+  };
 
-  async #send(ref: MessageRef, chatGuid: string, reaction: string): Promise<void> {
-    await this.client.react({ chatGuid, selectedMessageGuid: ref.messageId, reaction, partIndex: partOf(ref) });
-  }
+  return {
+    /** Executes one intent; adding what is held or removing what is absent is success (rule 10). */
+    react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
+      const target: ReactionTarget = { conversationId: chatGuidOf(ref.conversationId), messageId: ref.messageId };
+      return queue.run(BotReactionRecord.key(target), () => apply(ref, target, intent));
+    },
+  };
 }
 
 /** The tapback kind of an intent: core's `kind`, else looked up in the vocabulary (rule 9). */

@@ -63,11 +63,11 @@ describe("iMessage webhook (the transport BlueBubbles posts to)", () => {
     expect(running.events).toEqual([]);
     expect(warnings()).toEqual([
       expect.stringMatching(
-        /^imessage: could not read a webhook from BlueBubbles: the body is not JSON \(.*\): "\{ not json"$/u,
+        /^imessage: skipped a delivery it cannot read: the body is not JSON \(.*\): "\{ not json"$/u,
       ),
-      "imessage: could not read a webhook from BlueBubbles: not a BlueBubbles event: body: Invalid input: expected object, received array",
+      "imessage: skipped a delivery it cannot read: not a BlueBubbles event: body: Invalid input: expected object, received array",
       expect.stringMatching(
-        /^imessage: could not read a webhook from BlueBubbles: the message of a new-message webhook: data\.guid: .*expected string, received number; data\.isFromMe: .*expected boolean, received undefined; data\.chats: .*expected array, received string$/u,
+        /^imessage: skipped a delivery it cannot read: the message of a new-message webhook: data\.guid: .*expected string, received number; data\.isFromMe: .*expected boolean, received undefined; data\.chats: .*expected array, received string$/u,
       ),
     ]);
   });
@@ -90,10 +90,10 @@ describe("iMessage webhook (the transport BlueBubbles posts to)", () => {
 
   it("a new-message without chats that the server does not know either is a warning", async () => {
     const hook = await fixture("direct");
-    await fake.deliver({ ...hook, data: { ...hook.data, chats: undefined } }, hookUrl);
+    expect(await fake.deliver({ ...hook, data: { ...hook.data, chats: undefined } }, hookUrl)).toEqual([400]);
     expect(running.events).toEqual([]);
     expect(warnings()).toEqual([
-      "imessage: new-message D1D1D1D1-2222-3333-4444-DIRECTMSG001 names no chat, and the server could not say which; it was not delivered to the agent",
+      "imessage: skipped a delivery it cannot read: new-message D1D1D1D1-2222-3333-4444-DIRECTMSG001 names no chat, and the server could not say which",
     ]);
   });
 

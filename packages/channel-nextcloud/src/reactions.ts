@@ -1,39 +1,44 @@
 import type { BotReactionRecord, HttpClient } from "@chorus/channel-kit";
-import { type MessageRef, type ReactionIntent, type ReactResult, UnsupportedEmojiError } from "@chorus/core";
+import {
+  type ChannelInstance,
+  type MessageRef,
+  type ReactionIntent,
+  type ReactResult,
+  UnsupportedEmojiError,
+} from "@chorus/core";
 import { BOT_API_PATH } from "./client.js";
 import { messageNumber } from "./outbound.js";
+
+/** What the instance calls to react. */
+export type TalkReactions = Pick<ChannelInstance, "react">;
 
 /**
  * Executes the reaction intents core decided (DESIGN §2.2, Nextcloud Talk row: add-only). Core
  * refuses `remove`, empty emoji and `clearAll` before this code runs (rule 2): only `add` arrives.
+ * `record` is what the bot already holds: it lets rule 10 answer without a request. Nothing ever
+ * clears on this add-only channel, so a lost record only costs a request (Talk answers 200
+ * "already there").
  */
-export class TalkReactions {
-  constructor(
-    private readonly client: HttpClient,
-    /**
-     * What the bot already holds: lets rule 10 answer without a request. Nothing ever clears on
-     * this add-only channel, so a lost record only costs a request (Talk answers 200 "already there").
-     */
-    private readonly record: BotReactionRecord,
-  ) {}
-
-  /** Adds the bot's reaction to a message; adding one it already holds is success (rule 10). */
-  async react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
-    const emoji = platformEmoji(intent);
-    const id = messageNumber(ref);
-    const target = { conversationId: ref.conversationId, messageId: String(id) };
-    if ((await this.record.held(target)).includes(emoji)) return { ok: true, action: "react", op: "add", emoji };
-    await this.client.request({
-      method: "POST",
-      path: `${BOT_API_PATH}/${encodeURIComponent(ref.conversationId)}/reaction/${id}`,
-      json: { reaction: emoji },
-      operation: `react to message ${id} in ${ref.conversationId}`,
-      // Talk answers 200 for a reaction the bot already holds: sending it twice changes nothing.
-      idempotent: true,
-    });
-    await this.record.change(target, (held) => (held.includes(emoji) ? held : [...held, emoji]));
-    return { ok: true, action: "react", op: "add", emoji };
-  }
+export function createReactions(client: HttpClient, record: BotReactionRecord): TalkReactions {
+  return {
+    /** Adds the bot's reaction to a message; adding one it already holds is success (rule 10). */
+    async react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
+      const emoji = platformEmoji(intent);
+      const id = messageNumber(ref);
+      const target = { conversationId: ref.conversationId, messageId: String(id) };
+      if ((await record.held(target)).includes(emoji)) return { ok: true, action: "react", op: "add", emoji };
+      await client.request({
+        method: "POST",
+        path: `${BOT_API_PATH}/${encodeURIComponent(ref.conversationId)}/reaction/${id}`,
+        json: { reaction: emoji },
+        operation: `react to message ${id} in ${ref.conversationId}`,
+        // Talk answers 200 for a reaction the bot already holds: sending it twice changes nothing.
+        idempotent: true,
+      });
+      await record.change(target, (held) => (held.includes(emoji) ? held : [...held, emoji]));
+      return { ok: true, action: "react", op: "add", emoji };
+    },
+  };
 }
 
 /**

@@ -151,7 +151,9 @@ describe("Telegram over long polling", () => {
     await channel.waitForEvent(isMessage("still read"));
     expect(channel.logs.at("warn").map((r) => r.message)).toEqual([
       expect.stringMatching(
-        new RegExp(`^telegram: ignored update ${bad.update_id} .*message\\.chat: .*expected object`),
+        new RegExp(
+          `^telegram: skipped a delivery it cannot read: update ${bad.update_id}: message\\.chat: .*expected object`,
+        ),
       ),
     ]);
     await eventually(() => expect(fake.state.pending).toEqual([]));

@@ -2,7 +2,7 @@ import type { InboundEvent, InboundMessageEvent } from "@chorus/core";
 import { type RunningChannel, type StartChannelOptions, startChannel } from "@chorus/testkit";
 import { afterEach, beforeEach } from "vitest";
 import { telegramChannel } from "./index.js";
-import { createFakeTelegram, type FakeTelegram } from "./testing/index.js";
+import { createFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from "./testing/index.js";
 
 /** The supergroup every test fake has. */
 export const GROUP = -1001;
@@ -18,14 +18,17 @@ export interface TelegramSession {
 }
 
 /**
- * Registers the hooks of a test file: before each test a started fake with the supergroup
- * `GROUP`; after it, the channel (when one runs) and the fake stopped.
+ * Registers the hooks of a test file: before each test a started fake (made with `options`) with
+ * the supergroup `GROUP`; after it, the channel (when one runs) and the fake stopped.
  */
-export function telegramSession(base: Record<string, unknown> = {}): TelegramSession {
+export function telegramSession(
+  base: Record<string, unknown> = {},
+  options: FakeTelegramOptions = {},
+): TelegramSession {
   let fake: FakeTelegram | undefined;
   let channel: RunningChannel | undefined;
   beforeEach(async () => {
-    fake = createFakeTelegram();
+    fake = createFakeTelegram(options);
     await fake.start();
     fake.addChat({ id: GROUP, type: "supergroup", title: "Team" });
   });

@@ -1,8 +1,9 @@
 /**
  * Telegram, through grammY: the plugin object the gateway imports. Each concern lives in its own
  * file: `config.ts` → `instance.ts` (wiring of one account) → `api.ts` (client, retries, errors)
- * → `wire.ts` + `inbound.ts` (reading and normalizing updates, from `poller.ts` or `webhook.ts`)
- * → `outbound.ts` → `reactions.ts`. State lives in the channel's store (`ctx.store`).
+ * → `receive.ts` (an update from `poller.ts` or `webhook.ts` → `ctx.emit` → its acknowledgement)
+ * → `wire.ts` + `inbound.ts` (reading and normalizing updates) → `outbound.ts` → `reactions.ts`.
+ * State lives in the channel's store (`ctx.store`); the fake Bot API in `testing/`.
  */
 import { CHORUS_API_VERSION, type ChannelCapabilities, defineChannel } from "@chorus/core";
 import { TELEGRAM_SECRET_KEYS, type TelegramConfig, telegramConfigSchema } from "./config.js";
@@ -13,20 +14,20 @@ import { telegramVocabulary } from "./vocabulary.js";
 
 /** What Telegram can do, as data (DESIGN §2.2 row Telegram: clearAll, singleSlot, 73-emoji vocabulary). */
 export const telegramCapabilities: ChannelCapabilities = {
-  chatTypes: ["direct", "group"],
+  chatTypes: ["direct", "group"], // private chats; groups and supergroups
   reactions: {
     clearAll: true, // `emoji: ""` / `clearAll: true` → setMessageReaction(reaction: [])
     singleSlot: true, // a bot holds one reaction per message; a new one replaces it
-    tapbackOnly: false,
-    addOnly: false,
+    tapbackOnly: false, // any of the allowed emoji, not a fixed set of kinds
+    addOnly: false, // the bot's reaction can be taken back
     list: false, // the Bot API cannot list reactions
-    vocabulary: telegramVocabulary.names,
+    vocabulary: telegramVocabulary.names, // the 73 emoji Telegram lets bots use
   },
-  typing: true,
-  inboundReactions: true,
-  replies: true,
+  typing: true, // sendChatAction "typing"
+  inboundReactions: true, // message_reaction updates (the bot must be a group admin)
+  replies: true, // reply_parameters
   threads: true, // forum topics
-  maxTextLength: TELEGRAM_MAX_TEXT,
+  maxTextLength: TELEGRAM_MAX_TEXT, // 4096 characters per message
 };
 
 /** The Telegram channel plugin; the package's default export. */

@@ -13,10 +13,10 @@ import { chatReactionCache } from "./chat-reactions.js";
 import { TELEGRAM_SECRET_KEYS, type TelegramConfig } from "./config.js";
 import { ALLOWED_UPDATES } from "./inbound.js";
 import { importLegacyState } from "./legacy-state.js";
-import { TelegramOutbound } from "./outbound.js";
+import { createOutbound } from "./outbound.js";
 import { Poller } from "./poller.js";
-import { TelegramReactions } from "./reactions.js";
-import { type RunningBot, UpdateSink } from "./update-sink.js";
+import { createReactions } from "./reactions.js";
+import { createTelegramReceiver, type RunningBot } from "./receive.js";
 import { createWebhookHandler } from "./webhook.js";
 
 /** The plugin id. */
@@ -41,17 +41,25 @@ export function createTelegramInstance(ctx: ChannelContext<TelegramConfig>): Cha
     if (!running) throw new ChorusError("E_DISABLED", `${TELEGRAM_LABEL} is not started`);
     return running;
   };
-  const sink = new UpdateSink(who, aliases, (event) => ctx.emit(event), logger);
-  const outbound = new TelegramOutbound(api, () => who().scope, aliases);
+  // Updates from the long poll or the webhook, to `ctx.emit`; acknowledged only once committed.
+  const receiver = createTelegramReceiver({
+    running: () => running,
+    aliases,
+    emit: (event) => ctx.emit(event),
+    logger,
+    signal: ctx.signal,
+  });
+  const outbound = createOutbound(api, () => who().scope, aliases);
   const allowed = chatReactionCache(api, config.chatInfoTtlMs);
-  const reactions = new TelegramReactions(api, ctx.store, allowed, () => config.bigReactions);
-  const poller = new Poller(api, config, sink, logger, ctx.signal);
+  const reactions = createReactions(api, ctx.store, allowed, () => config.bigReactions);
+  const poller = new Poller(api, config, receiver, logger, ctx.signal);
   const webhookPath = `/${ctx.accountId}`;
   if (config.webhookUrl !== undefined && config.secretToken !== undefined) {
     // Registered at create (before start); answers 503 until start() knows who the bot is.
     const handler = createWebhookHandler({
       secretToken: config.secretToken,
-      sink: () => (running ? sink : undefined),
+      running: () => running !== undefined,
+      receiver,
       logger,
     });
     ctx.http.route("POST", webhookPath, handler);

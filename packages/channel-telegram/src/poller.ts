@@ -1,16 +1,16 @@
-import { abortableDelay, RECONNECT_BACKOFF, Reconnect } from "@chorus/channel-kit";
+import { abortableDelay, acknowledges, RECONNECT_BACKOFF, type Receiver, Reconnect } from "@chorus/channel-kit";
 import type { ChannelStatus, Logger } from "@chorus/core";
 import { RateLimitedError, toChorusError } from "@chorus/core";
 import type { Api } from "grammy";
 import type { TelegramConfig } from "./config.js";
 import { ALLOWED_UPDATES } from "./inbound.js";
-import type { UpdateSink } from "./update-sink.js";
 
 /**
- * Long polling: `getUpdates` with the offset after the last update handled (which confirms it
- * to Telegram), reconnecting with the kit's backoff after a failure and honouring 429s. An
- * update is confirmed only once the gateway committed its events (`ctx.emit` resolved): a crash
- * before that leaves it with Telegram, which delivers it again.
+ * Long polling: `getUpdates` with the offset after the last update acknowledged (which confirms
+ * it to Telegram: "An update is considered confirmed as soon as getUpdates is called with an
+ * offset higher than its update_id"), reconnecting with the kit's backoff after a failure and
+ * honouring 429s. An update is acknowledged only once the receiver says so (its events committed,
+ * or nothing to commit): a crash before that leaves it with Telegram, which delivers it again.
  *
  * The offset is Telegram's cursor and stays in memory on purpose: Telegram keeps every
  * unconfirmed update itself, so a restart without it loses nothing (a redelivered update has
@@ -22,19 +22,23 @@ export class Poller {
   #loop: Promise<void> | undefined;
   #offset: number | undefined;
   readonly #reconnect: Reconnect;
+  /** Waits before polling again for an update the gateway could not commit (it comes straight back). */
+  readonly #uncommitted: Reconnect;
 
   constructor(
     private readonly api: Api,
     private readonly config: TelegramConfig,
-    private readonly sink: UpdateSink,
+    private readonly receiver: Receiver<unknown>,
     private readonly logger: Logger,
     private readonly lifetime: AbortSignal,
   ) {
-    this.#reconnect = new Reconnect({
+    const backoff = {
       initialMs: config.reconnectMinMs,
       maxMs: config.reconnectMaxMs,
       jitter: RECONNECT_BACKOFF.jitter,
-    });
+    };
+    this.#reconnect = new Reconnect(backoff);
+    this.#uncommitted = new Reconnect(backoff);
   }
 
   /** Starts the loop (returns at once). */
@@ -70,7 +74,8 @@ export class Poller {
           signal as Parameters<Api["getUpdates"]>[1],
         );
         if (this.#reconnect.succeeded()) this.logger.info({}, "telegram: polling recovered");
-        await this.#handleAll(updates as unknown[]);
+        const wait = await this.#receiveAll(updates as unknown[]);
+        if (wait > 0) await abortableDelay(wait, signal);
       } catch (error) {
         if (signal.aborted) return;
         const reason = toChorusError(error, "getUpdates failed");
@@ -85,24 +90,25 @@ export class Poller {
   }
 
   /**
-   * Hands a batch to the sink at once (the gateway commits it in one transaction), then moves the
-   * offset past every update up to the first one whose commit failed: that one and the rest are
-   * delivered again (the ones already committed are recognised by their event id).
+   * Hands a batch to the receiver at once (the gateway commits it in one transaction), then moves
+   * the offset past every update up to the first one not acknowledged: that one and the rest are
+   * delivered again (the ones already committed are recognised by their event id). Returns how
+   * long to wait before that next poll (0 when everything was acknowledged).
    */
-  async #handleAll(updates: unknown[]): Promise<void> {
-    const outcomes = await Promise.allSettled(updates.map((update) => this.sink.accept(update)));
-    for (const [index, update] of updates.entries()) {
+  async #receiveAll(updates: unknown[]): Promise<number> {
+    const receipts = await Promise.all(updates.map((update) => this.receiver.receive(update)));
+    const refused = receipts.findIndex((receipt) => !acknowledges(receipt));
+    for (const update of refused < 0 ? updates : updates.slice(0, refused)) {
       const id = (update as { update_id?: unknown } | null)?.update_id;
-      const outcome = outcomes[index] as PromiseSettledResult<boolean>;
-      if (outcome.status === "rejected") {
-        this.logger.error(
-          { err: outcome.reason, updateId: id },
-          "telegram: an update could not be committed; it comes again",
-        );
-        // Back off like any failed poll: the next one asks for it again.
-        throw outcome.reason;
-      }
       if (typeof id === "number" && Number.isSafeInteger(id)) this.#offset = Math.max(this.#offset ?? 0, id + 1);
     }
+    if (refused < 0) {
+      this.#uncommitted.succeeded();
+      return 0;
+    }
+    const id = (updates[refused] as { update_id?: unknown } | null)?.update_id;
+    const wait = this.#uncommitted.failed(`update ${String(id)} not committed`);
+    this.logger.debug({ updateId: id, retryInMs: wait }, "telegram: an update was not committed; Telegram keeps it");
+    return wait;
   }
 }

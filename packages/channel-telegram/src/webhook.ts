@@ -1,6 +1,5 @@
-import { safeEqual } from "@chorus/channel-kit";
+import { acknowledges, type Receiver, safeEqual } from "@chorus/channel-kit";
 import type { HttpHandler, Logger } from "@chorus/core";
-import type { UpdateSink } from "./update-sink.js";
 
 /** The header Telegram sends the `secret_token` of `setWebhook` in. */
 export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
@@ -8,16 +7,20 @@ export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
 /** What the webhook route needs. */
 export interface WebhookOptions {
   secretToken: string;
-  /** The sink, once the instance is started; undefined before (answered 503, Telegram retries). */
-  sink(): UpdateSink | undefined;
+  /** Whether the instance is started; before, deliveries are answered 503 (Telegram retries them). */
+  running(): boolean;
+  receiver: Receiver<unknown>;
   logger: Logger;
 }
 
 /**
  * The webhook transport: checks `X-Telegram-Bot-Api-Secret-Token` first (401 without reading the
- * body otherwise), then hands the update to the sink. A 2xx tells Telegram the update is done, so
- * an update that cannot be read is still answered 200 (with a warning): Telegram would only send
- * it again. A body that is no update at all (no JSON, no `update_id`) is answered 400.
+ * body otherwise), then hands the update to the receiver. A 2xx tells Telegram the update is done:
+ * it is answered once the receipt acknowledges it (committed, nothing to commit, or unreadable:
+ * Telegram would only send that again), and 503 when the gateway could not commit it, which
+ * Telegram retries ("In case of an unsuccessful request (a request with response HTTP status code
+ * different from 2XY), we will repeat the request", Bot API, `setWebhook`). A body that is no
+ * update at all (no JSON, no `update_id`) is answered 400.
  */
 export function createWebhookHandler(options: WebhookOptions): HttpHandler {
   return async (request) => {
@@ -25,8 +28,7 @@ export function createWebhookHandler(options: WebhookOptions): HttpHandler {
       options.logger.warn({ reason: "secret token missing or wrong" }, "telegram: refused a webhook delivery");
       return Response.json({ ok: false, error: "unauthorized" }, { status: 401 });
     }
-    const sink = options.sink();
-    if (!sink) return Response.json({ ok: false, error: "not_ready" }, { status: 503 });
+    if (!options.running()) return Response.json({ ok: false, error: "not_ready" }, { status: 503 });
     let payload: unknown;
     try {
       payload = await request.json();
@@ -35,12 +37,8 @@ export function createWebhookHandler(options: WebhookOptions): HttpHandler {
       options.logger.warn({ problem }, `telegram: ignored a webhook delivery it could not read: ${problem}`);
       return Response.json({ ok: false, error: "bad_request" }, { status: 400 });
     }
-    try {
-      await sink.accept(payload);
-    } catch (error) {
-      options.logger.error({ err: error }, "telegram: a webhook update could not be handled; Telegram will retry");
-      return Response.json({ ok: false, error: "internal" }, { status: 500 });
-    }
+    const receipt = await options.receiver.receive(payload);
+    if (!acknowledges(receipt)) return Response.json({ ok: false, error: "not_committed" }, { status: 503 });
     const isUpdate = typeof (payload as { update_id?: unknown } | null)?.update_id === "number";
     return isUpdate ? Response.json({ ok: true }) : Response.json({ ok: false, error: "bad_request" }, { status: 400 });
   };

@@ -35,7 +35,11 @@ export interface FakeBlueBubbles {
    * changes as the real server's would.
    */
   userTapback(input: { messageGuid: string; from: string; reaction: string; numeric?: boolean }): FakeHook;
-  /** Posts `hook` to `url`, or (the platform delivering) to every webhook registered for it; resolves with the statuses. */
+  /**
+   * Posts `hook` to `url`, or (the platform delivering) to every webhook registered for it;
+   * resolves with the statuses. Once, as BlueBubbles does: `WebhookService.dispatch` never posts
+   * an event again, whatever the answer (a failure is a debug line in its log).
+   */
   deliver(hook: FakeHook, url?: string): Promise<number[]>;
   /** Delivers the last hook the platform delivered again, as after a lost answer. */
   redeliverLast(): Promise<number[]>;

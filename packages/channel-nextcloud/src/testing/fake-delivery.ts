@@ -3,6 +3,9 @@ import { sign } from "../signing.js";
 import type { FakeBot } from "./fake-state.js";
 import { phpJsonEncode } from "./php-json.js";
 
+/** Talk's time limit for a bot's answer (`'timeout' => 5` in `sendAsyncRequest`). */
+export const TALK_HOOK_TIMEOUT_MS = 5_000;
+
 /** The characters of `ISecureRandom::generate(64)` by default: base64's, `+` and `/` included. */
 const RANDOM_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -34,7 +37,11 @@ export interface Delivery {
   genuine: boolean;
 }
 
-/** Posts webhooks as `BotService::sendAsyncRequest` does, and keeps each one. */
+/**
+ * Posts webhooks as `BotService::sendAsyncRequest` does (nextcloud/spreed
+ * `lib/Service/BotService.php`): once, with a 5 s timeout; an answer other than 200 or 202, or
+ * none, raises the bot's error count and is never retried. Keeps each delivery.
+ */
 export class HookSender {
   readonly deliveries: Delivery[] = [];
 
@@ -56,7 +63,23 @@ export class HookSender {
       "x-nextcloud-talk-backend": options.backend ?? `${this.backend().replace(/\/+$/u, "")}/`,
       "ocs-apirequest": "true",
     };
-    const response = await fetch(url, { method: "POST", headers, body: raw });
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        headers,
+        body: raw,
+        signal: AbortSignal.timeout(TALK_HOOK_TIMEOUT_MS),
+      });
+    } catch (error) {
+      bot.errorCount++;
+      bot.lastErrorMessage = `${(error as Error).name}: ${(error as Error).message}`;
+      throw error;
+    }
+    if (response.status !== 200 && response.status !== 202) {
+      bot.errorCount++;
+      bot.lastErrorMessage = `UnexpectedStatusCode: ${response.status}`;
+    }
     const genuine = options.secret === undefined && options.signature === undefined;
     this.deliveries.push({ url, bot, body: raw, headers, status: response.status, genuine });
     return response;

@@ -19,6 +19,13 @@ export interface FakeBot {
   features: string[];
   /** `bots/bot-<sha1(url)>`. */
   actorId: string;
+  /**
+   * Deliveries that failed, as Talk counts them (`BotServer::setErrorCount`): an answer other
+   * than 200 or 202, or none within 5 s. Talk does nothing else about them: it never retries.
+   */
+  errorCount: number;
+  /** Why the last delivery failed (`UnexpectedStatusCode: 503`, or the exception), as Talk records it. */
+  lastErrorMessage?: string;
 }
 
 /** A conversation; `name` of a one-to-one is the JSON list of its two user ids, as Talk stores it. */
@@ -62,6 +69,7 @@ export class FakeTalkState {
       url: input.url,
       features: input.features ?? ["webhook", "response", "reaction"],
       actorId: `bots/bot-${createHash("sha1").update(input.url).digest("hex")}`,
+      errorCount: 0,
     };
     this.bots.push(bot);
     return bot;

@@ -179,4 +179,27 @@ describe("what the fake sends is what Talk sends", () => {
     expect(many).toMatch(/\+/u);
     expect(many).toMatch(/\//u);
   });
+
+  it("delivers each hook once: an answer other than 200 or 202 only raises the bot's error count", async () => {
+    const statuses = [200, 202, 201, 503];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(statuses.shift() ?? 200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const address = receiver.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hook`;
+    try {
+      const created = fake.userSends({ token: "team", user: { id: "ann", name: "Ann" }, message: "once" });
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push((await fake.deliver(url, bot, created)).status);
+      expect(answers).toEqual([200, 202, 201, 503]);
+      // Four posts, four deliveries: nothing was posted again on its own.
+      expect(fake.deliveries).toHaveLength(4);
+      expect(bot.errorCount).toBe(2);
+      expect(bot.lastErrorMessage).toBe("UnexpectedStatusCode: 503");
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
 });

@@ -3,7 +3,7 @@
  * end-to-end tests and other authors can run against the same platform this package's tests use.
  */
 
-export { type DeliverOptions, type Delivery, talkRandom } from "./fake-delivery.js";
+export { type DeliverOptions, type Delivery, TALK_HOOK_TIMEOUT_MS, talkRandom } from "./fake-delivery.js";
 export {
   collectionOf,
   createHook,

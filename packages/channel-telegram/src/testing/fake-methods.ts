@@ -5,12 +5,12 @@ import { type FakeUpdateFeed, fail, ok } from "./fake-updates.js";
 
 /** The parameters of one Bot API call (JSON body or query string). */
 export type Params = Record<string, unknown>;
-/** One Bot API method of the fake. */
 /** The HTTP connection a call came on: whether the client still holds it open. */
 export interface FakeConnection {
   alive(): boolean;
 }
 
+/** One Bot API method of the fake. */
 export type FakeMethod = (params: Params, connection: FakeConnection) => FakeResponse | Promise<FakeResponse>;
 
 const CHAT_ACTIONS = [
@@ -63,8 +63,16 @@ export function fakeMethods(state: FakeTelegramState, feed: FakeUpdateFeed, bot:
       feed.push();
       return ok(true);
     },
-    getWebhookInfo: () =>
-      ok({ url: feed.webhook?.url ?? "", has_custom_certificate: false, pending_update_count: state.pending.length }),
+    getWebhookInfo: () => {
+      const error = feed.webhook ? feed.sender.lastError : undefined;
+      return ok({
+        url: feed.webhook?.url ?? "",
+        has_custom_certificate: false,
+        pending_update_count: state.pending.length,
+        ...(error ? { last_error_date: error.date, last_error_message: error.message } : {}),
+        ...(feed.allowedUpdates ? { allowed_updates: feed.allowedUpdates } : {}),
+      });
+    },
     getUpdates: (p, connection) => feed.poll(p, connection),
     getChat: (p) => {
       const chat = state.chat(Number(p.chat_id));

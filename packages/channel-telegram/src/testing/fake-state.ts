@@ -129,10 +129,21 @@ export class FakeTelegramState {
     return update;
   }
 
-  /** Drops updates below `offset` (Telegram's confirmation). */
+  /** Drops updates below `offset` (Telegram's confirmation by a `getUpdates` offset). */
   confirm(offset: number): void {
     const keep = this.pending.filter((u) => u.update_id >= offset);
     this.pending.splice(0, this.pending.length, ...keep);
+  }
+
+  /** Drops one update, and only that one (a webhook delivery answered 2xx, or given up on). */
+  settle(updateId: number): void {
+    const index = this.pending.findIndex((u) => u.update_id === updateId);
+    if (index >= 0) this.pending.splice(index, 1);
+  }
+
+  /** Whether an update is still waiting to be confirmed. */
+  isPending(updateId: number): boolean {
+    return this.pending.some((u) => u.update_id === updateId);
   }
 
   /** A user's reactions on a message. */

@@ -3,12 +3,15 @@ import type { Message, ReactionType, Update, User } from "grammy/types";
 import { reactionKey } from "../vocabulary.js";
 import { fakeMethods, type Params } from "./fake-methods.js";
 import { type FakeChat, FakeTelegramState, type UpdateBody, type UserMessageInput } from "./fake-state.js";
-import { FakeUpdateFeed, type FakeWebhook, fail } from "./fake-updates.js";
+import { FakeUpdateFeed, fail } from "./fake-updates.js";
+import { type FakeWebhook, WEBHOOK_RETRY, type WebhookAttempt, type WebhookRetryPolicy } from "./fake-webhook.js";
 
 export interface FakeTelegramOptions {
   /** The bot token requests must carry in the path (`/bot<token>/<method>`). */
   token?: string;
   bot?: Partial<User> & { username?: string };
+  /** How a webhook delivery that was not answered 2xx is retried (see `WebhookRetryPolicy`). */
+  webhookRetry?: Partial<WebhookRetryPolicy>;
 }
 
 /** A stateful fake Telegram Bot API on 127.0.0.1 that grammY talks to through `apiRoot`. */
@@ -24,6 +27,18 @@ export interface FakeTelegram {
   readonly allowedUpdates: readonly string[] | undefined;
   /** `getUpdates` calls answered 409 because another long poll was open (two pollers at once). */
   readonly pollConflicts: number;
+  /** Every webhook delivery the fake pushed on its own (retries included), in order. */
+  readonly webhookAttempts: readonly WebhookAttempt[];
+  /** Updates the fake gave up on after its webhook retries, as Telegram does. */
+  readonly abandonedUpdates: readonly Update[];
+  /**
+   * Sends the webhook's deliveries to `url` instead of the URL set with `setWebhook` (a public
+   * one, which the fake never reaches): the reverse proxy in front of the gateway. Pending
+   * updates are pushed there at once.
+   */
+  forwardWebhook(url: string): void;
+  /** Where the webhook's deliveries are forwarded now (see `forwardWebhook`). */
+  readonly webhookForward: string | undefined;
   start(): Promise<string>;
   close(): Promise<void>;
   /** The `channels.telegram` block pointing the plugin at this fake. */
@@ -72,7 +87,7 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
   } as User & { username: string };
   const state = new FakeTelegramState(bot);
   const server = createFakeServer();
-  const feed = new FakeUpdateFeed(state);
+  const feed = new FakeUpdateFeed(state, { ...WEBHOOK_RETRY, ...options.webhookRetry });
   const queued = (update: Update) => feed.queued(update);
   const methods = fakeMethods(state, feed, bot);
 
@@ -109,6 +124,19 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
     },
     get pollConflicts() {
       return feed.conflicts;
+    },
+    get webhookAttempts() {
+      return feed.sender.attempts;
+    },
+    get abandonedUpdates() {
+      return feed.sender.abandoned;
+    },
+    get webhookForward() {
+      return feed.sender.forwardTo;
+    },
+    forwardWebhook: (url) => {
+      feed.sender.forwardTo = url;
+      feed.push();
     },
     get allowedUpdates() {
       return feed.allowedUpdates;

@@ -1,12 +1,7 @@
 import type { FakeResponse } from "@chorus/testkit";
 import type { Update } from "grammy/types";
 import type { FakeTelegramState } from "./fake-state.js";
-
-/** `setWebhook`'s arguments as the fake stored them. */
-export interface FakeWebhook {
-  url: string;
-  secret_token?: string;
-}
+import { type FakeWebhook, FakeWebhookSender, WEBHOOK_RETRY, type WebhookRetryPolicy } from "./fake-webhook.js";
 
 /** Without `allowed_updates` Telegram sends everything except these. */
 const OPT_IN_UPDATES = ["chat_member", "message_reaction", "message_reaction_count"];
@@ -30,6 +25,8 @@ interface Waiter {
   connection?: { alive(): boolean };
 }
 
+export type { FakeWebhook } from "./fake-webhook.js";
+
 /** How updates leave the fake: long-polled `getUpdates` with offsets, or pushed to a webhook. */
 export class FakeUpdateFeed {
   webhook: FakeWebhook | undefined;
@@ -40,8 +37,20 @@ export class FakeUpdateFeed {
   #again: Update[] = [];
   /** `getUpdates` calls refused with 409 because another long poll was open on a live connection. */
   conflicts = 0;
+  /** Pushes updates to the webhook, with Telegram's retries. */
+  readonly sender: FakeWebhookSender;
 
-  constructor(private readonly state: FakeTelegramState) {}
+  constructor(
+    private readonly state: FakeTelegramState,
+    retry: WebhookRetryPolicy = WEBHOOK_RETRY,
+  ) {
+    this.sender = new FakeWebhookSender(
+      state,
+      retry,
+      () => this.webhook,
+      (update) => this.#wanted(update),
+    );
+  }
 
   /** `getUpdates`: confirms below `offset`, answers at once when there is news, else waits up to `timeout` s. */
   poll(params: Record<string, unknown>, connection?: { alive(): boolean }): FakeResponse | Promise<FakeResponse> {
@@ -74,7 +83,7 @@ export class FakeUpdateFeed {
 
   /** A new update is queued: drop it when the bot never asked for its kind, else wake a poll or push it. */
   queued(update: Update): Update {
-    if (!this.#wanted(update)) this.state.confirm(update.update_id + 1);
+    if (!this.#wanted(update)) this.state.settle(update.update_id);
     this.#wake();
     this.push();
     return update;
@@ -85,44 +94,28 @@ export class FakeUpdateFeed {
    * webhook, or in the next `getUpdates` answer whatever its offset.
    */
   redeliver(update: Update): void {
-    const target = this.webhook;
-    if (target) {
-      void this.deliver(target.url, update, target.secret_token).catch(() => undefined);
+    if (this.webhook) {
+      this.sender.again(update);
       return;
     }
     this.#again.push(update);
     this.#wake();
   }
 
-  /** Posts every pending update to the webhook; a 2xx confirms it. */
+  /** Posts every pending update to the webhook; a 2xx confirms it, anything else is retried. */
   push(): void {
-    const target = this.webhook;
-    if (!target) return;
-    for (const update of this.state.pending.filter((u) => this.#wanted(u))) {
-      void this.deliver(target.url, update, target.secret_token).then(
-        (response) => {
-          if (response.ok) this.state.confirm(update.update_id + 1);
-        },
-        () => undefined,
-      );
-    }
+    this.sender.push();
   }
 
   /** One webhook delivery as Telegram makes it; `secretToken` null sends no secret header. */
   deliver(url: string, update: Update, secretToken: string | null | undefined): Promise<Response> {
-    return fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(secretToken != null ? { "x-telegram-bot-api-secret-token": secretToken } : {}),
-      },
-      body: JSON.stringify(update),
-    });
+    return this.sender.post(url, update, secretToken);
   }
 
-  /** Ends every open long poll (server shutdown). */
+  /** Ends every open long poll and webhook retry (server shutdown). */
   close(): void {
     for (const waiter of this.#waiters) this.#settle(waiter, ok([]));
+    this.sender.close();
   }
 
   #settle(waiter: Waiter, response: FakeResponse): void {

@@ -13,5 +13,13 @@ export {
   type UserMessageInput,
 } from "./fake-state.js";
 export { createFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from "./fake-telegram.js";
-export { FakeUpdateFeed, type FakeWebhook } from "./fake-updates.js";
+export { FakeUpdateFeed } from "./fake-updates.js";
+export {
+  type FakeWebhook,
+  FakeWebhookSender,
+  WEBHOOK_RETRY,
+  type WebhookAttempt,
+  type WebhookError,
+  type WebhookRetryPolicy,
+} from "./fake-webhook.js";
 export { unreachableApiRoot } from "./loopback.js";
