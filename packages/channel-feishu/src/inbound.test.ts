@@ -162,7 +162,7 @@ describe("im.message.receive_v1", () => {
     await h.fake.deliverUnparseable();
     expect(h.running.events).toEqual([]);
     const [warning] = h.running.logs.at("warn").map((r) => r.message);
-    expect(warning).toMatch(/^feishu: skipped an event it cannot read: unreadable im\.message\.receive_v1: /u);
+    expect(warning).toMatch(/^feishu: skipped a delivery it cannot read: unreadable im\.message\.receive_v1: /u);
     expect(warning).toContain("message.message_id");
     expect(h.fake.longConnection.acks.map((a) => a.code)).toEqual([200]);
   });

@@ -64,15 +64,36 @@ describe("the long connection (the SDK's WSClient against the fake's pbbp2 frame
     expect(h.running.duplicates.map((e) => e.eventId)).toEqual([h.running.events[0]?.eventId]);
   });
 
-  it("answers code 500 for an event it could not handle, so Feishu delivers it again", async () => {
+  it("answers code 500 for an event whose lookup failed for now, so Feishu pushes it again, and acknowledges the retry", async () => {
     h = await startFeishu();
-    // A reaction to a message Feishu cannot find: its chat cannot be looked up.
-    await h.fake.userReacts("om_gone", h.ann, "THUMBSUP");
-    expect(h.fake.longConnection.acks.map((a) => a.code)).toEqual([500, 500, 500]);
-    expect(h.running.events).toEqual([]);
-    expect(h.running.logs.at("warn").map((r) => r.message)).toContain(
-      "feishu: could not handle im.message.reaction.created_v1, Feishu delivers it again: Feishu refused to GET /open-apis/im/v1/messages/om_gone (HTTP 400, code 231003): The message is not found, maybe not exist or deleted.",
+    const harness = h;
+    const message = await harness.fake.userSends({
+      chatId: harness.team.chat_id,
+      from: harness.ann,
+      text: "react to me",
+    });
+    // Feishu names only the message of a reaction: its lookup answers 503 twice (the client's retry too).
+    harness.fake.server.inject(
+      faults.serverError({ path: `/open-apis/im/v1/messages/${message.message_id}` }, { status: 503, times: 2 }),
     );
+    await harness.fake.userReacts(message.message_id, harness.ann, "THUMBSUP");
+    expect(harness.fake.longConnection.acks.map((a) => a.code)).toEqual([200, 500, 200]);
+    expect(texts(harness)).toEqual(["react to me", "reaction"]);
+    expect(harness.running.logs.at("warn").map((r) => r.message)).toEqual([
+      expect.stringMatching(
+        /^feishu: could not read a delivery .*Feishu refused to GET .* \(HTTP 503\).*not acknowledged/u,
+      ),
+    ]);
+  });
+
+  it("acknowledges (code 200) a reaction to a message Feishu no longer has, with a warning: pushing it again would not help", async () => {
+    h = await startFeishu();
+    await h.fake.userReacts("om_gone", h.ann, "THUMBSUP");
+    expect(h.fake.longConnection.acks.map((a) => a.code)).toEqual([200]);
+    expect(h.running.events).toEqual([]);
+    expect(h.running.logs.at("warn").map((r) => r.message)).toEqual([
+      "feishu: skipped a delivery it cannot read: Feishu refused to GET /open-apis/im/v1/messages/om_gone (HTTP 400, code 231003): The message is not found, maybe not exist or deleted.",
+    ]);
   });
 
   it("starts with E_AUTH when Feishu refuses the app a connection", async () => {

@@ -11,6 +11,7 @@ export interface LongConnectionOptions {
   domain: string;
   http: SdkHttpInstance;
   logger: SdkLogger;
+  /** The receiver (`receive.ts`): the SDK answers each event frame once it returned (code 200) or threw (code 500). */
   dispatcher: lark.EventDispatcher;
   /** How long a handshake, a missing pong and `start()`'s wait for the first connection may take. */
   timeoutMs: number;
@@ -26,8 +27,9 @@ const REFUSED = /code=(514|403)\b/u;
 
 /**
  * Events over the SDK's `WSClient`, the long connection (no public URL needed). The SDK asks
- * `/callback/ws/endpoint` for a WebSocket URL, speaks protobuf frames, pings, acknowledges each
- * event and reconnects by the intervals Feishu's endpoint sets. This adds what the SDK leaves to
+ * `/callback/ws/endpoint` for a WebSocket URL, speaks protobuf frames, pings, answers each event
+ * frame after the receiver (code 200, or 500 when it threw: Feishu pushes it again) and reconnects
+ * by the intervals Feishu's endpoint sets. This adds what the SDK leaves to
  * its user: a status saying why events are not arriving, and a fresh client (with backoff) when
  * the SDK gives up for good.
  */

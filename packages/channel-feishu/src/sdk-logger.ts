@@ -1,4 +1,5 @@
 import { isChorusError, type Logger } from "@chorus/core";
+import { NOT_ACKNOWLEDGED } from "./receive.js";
 
 /** The logger shape the SDK calls: each level gets one array of things to print. */
 export interface SdkLogger {
@@ -9,8 +10,11 @@ export interface SdkLogger {
   trace(...msg: unknown[]): void;
 }
 
-/** SDK lines that are routine, not a problem: events nobody subscribed a handler for. */
-const ROUTINE = [/^no \S+ (event )?handle$/u, /handle is already registered/u];
+/**
+ * SDK lines that are routine, not a problem: events nobody subscribed a handler for, and an event
+ * the receiver did not acknowledge (it logged why; Feishu pushes it again).
+ */
+const ROUTINE = [/^no \S+ (event )?handle$/u, /handle is already registered/u, new RegExp(NOT_ACKNOWLEDGED, "u")];
 
 /**
  * The SDK's logging, routed into the channel's (already redacting) logger: its errors and
@@ -19,11 +23,11 @@ const ROUTINE = [/^no \S+ (event )?handle$/u, /handle is already registered/u];
  * the reason a degraded status gives.
  */
 export function sdkLogger(logger: Logger, onWsProblem: (text: string) => void): SdkLogger {
-  const line = (parts: unknown[]) => parts.flat().map(describe).join(" ").trim();
+  const line = (parts: unknown[]) => parts.flat(Number.POSITIVE_INFINITY).map(describe).join(" ").trim();
   const problem = (parts: unknown[]) => {
     const text = line(parts);
     if (text.startsWith("[ws]") || text.startsWith("ws ")) onWsProblem(text.replace(/^\[ws\]\s*/u, ""));
-    const handled = parts.flat().some((part) => isChorusError(part));
+    const handled = parts.flat(Number.POSITIVE_INFINITY).some((part) => isChorusError(part));
     if (handled || ROUTINE.some((pattern) => pattern.test(text))) logger.debug(`feishu sdk: ${text}`);
     else logger.warn(`feishu sdk: ${text}`);
   };

@@ -21,11 +21,19 @@ export interface FeishuHarness {
 /** Feishu's intervals are minutes; tests have the fake tell the SDK to ping and reconnect quickly. */
 export const QUICK_CLIENT_CONFIG = { PingInterval: 1, ReconnectInterval: 0.1, ReconnectNonce: 0 };
 
+/** Feishu pushes an unacknowledged event again after 15 s, 5 min, 1 h and 6 h; the fake in tests much sooner. */
+export const QUICK_RETRY_DELAYS_MS = [20, 50, 100, 200];
+
 /** The fake started, its chat set up, and the channel started on it (short timeouts, one retry). */
 export async function startFeishu(
   options: { fake?: FakeFeishuOptions; config?: Record<string, unknown>; stateDir?: string } = {},
 ): Promise<FeishuHarness> {
-  const fake = createFakeFeishu({ clientConfig: QUICK_CLIENT_CONFIG, ackTimeoutMs: 300, ...options.fake });
+  const fake = createFakeFeishu({
+    clientConfig: QUICK_CLIENT_CONFIG,
+    ackTimeoutMs: 300,
+    retryDelaysMs: QUICK_RETRY_DELAYS_MS,
+    ...options.fake,
+  });
   await fake.start();
   const ann = fake.addUser("Ann");
   const bob = fake.addUser("Bob");

@@ -1,6 +1,6 @@
 import { createDecipheriv, createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { faults } from "@chorus/testkit";
+import { faults, waitFor } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FeishuHarness, startFeishu } from "./start.test-util.js";
 import { encryptEvent } from "./testing/index.js";
@@ -14,8 +14,10 @@ afterEach(async () => {
 });
 
 /** The channel in webhook mode, with the fake's request URL pointed at its route. */
-async function webhookChannel(encryptKey?: string): Promise<FeishuHarness> {
-  const harness = await startFeishu({ fake: { delivery: "webhook", ...(encryptKey ? { encryptKey } : {}) } });
+async function webhookChannel(encryptKey?: string, retryDelaysMs?: number[]): Promise<FeishuHarness> {
+  const harness = await startFeishu({
+    fake: { delivery: "webhook", ...(encryptKey ? { encryptKey } : {}), ...(retryDelaysMs ? { retryDelaysMs } : {}) },
+  });
   harness.fake.webhooks.url = harness.running.ctx.http.url(webhookPath("default"));
   return harness;
 }
@@ -71,18 +73,23 @@ describe("webhook mode", () => {
     expect((await h.fake.webhooks.post("{ not json")).status).toBe(400);
     expect(h.running.events).toEqual([]);
     const warnings = h.running.logs.at("warn").map((r) => r.message);
-    expect(warnings[0]).toMatch(/^feishu: skipped an event it cannot read: unreadable im\.message\.receive_v1: /u);
+    expect(warnings[0]).toMatch(/^feishu: skipped a delivery it cannot read: unreadable im\.message\.receive_v1: /u);
     expect(warnings[1]).toMatch(/^feishu: refused a webhook delivery: the body is not a JSON object/u);
   });
 
-  it("answers 503 while stopped, so Feishu delivers again once the channel runs", async () => {
-    h = await webhookChannel();
-    await h.running.instance.stop();
-    await h.fake.userSends({ chatId: h.team.chat_id, from: h.ann, text: "while you were out" });
-    expect(lastStatus()).toBe(503);
-    await h.running.instance.start();
-    expect(await h.fake.webhooks.redeliverLast()).toBe(200);
+  it("answers 503 while stopped, and Feishu's next push is answered once the channel runs", async () => {
+    // Retries after 20 ms, then 0.5 s and 1 s: the channel is running again by the second.
+    h = await webhookChannel(undefined, [20, 500, 1_000, 2_000]);
+    const harness = h;
+    await harness.running.instance.stop();
+    await harness.fake.userSends({ chatId: harness.team.chat_id, from: harness.ann, text: "while you were out" });
+    await waitFor(() => harness.fake.webhooks.posted.length >= 2);
+    expect(harness.fake.webhooks.posted.map((p) => p.status)).toEqual([503, 503]);
+    await harness.running.instance.start();
+    await harness.running.waitForEvent((e) => e.type === "message");
+    await harness.fake.webhooks.settled();
     expect(texts()).toEqual(["while you were out"]);
+    expect(harness.fake.webhooks.posted.at(-1)).toMatchObject({ status: 200, retry: 2 });
   });
 });
 

@@ -20,14 +20,18 @@ interface Delivery {
  * `POST /hooks/feishu/<account>/events` in webhook mode. In order: decrypt (with an Encrypt Key),
  * answer Feishu's `url_verification` challenge (its token checked), check `X-Lark-Signature` over
  * the exact bytes received (with an Encrypt Key) and the Verification Token, then hand the event
- * to the dispatcher. Anything forged, or signed or tokened wrongly, is answered 401 and nothing of
- * it is processed; why goes to our log, not to the caller.
+ * to the receiver (`receive.ts`, through the SDK's dispatcher) and answer as it says: 200 once the
+ * gateway committed the event, 503 when it did not, and Feishu pushes it again (after 15 s, 5
+ * min, 1 h and 6 h). Anything forged, or signed or tokened wrongly, is answered 401 and nothing
+ * of it is processed; why goes to our log, not to the caller. `events` is the receiver while the
+ * instance runs.
  */
 export function createWebhookHandler(
   config: FeishuConfig,
-  dispatcher: () => lark.EventDispatcher | undefined,
+  events: () => lark.EventDispatcher | undefined,
   logger: Logger,
 ): HttpHandler {
+  const later = (error: string) => Response.json({ error }, { status: 503, headers: { "retry-after": "5" } });
   const refuse = (reason: string, status = 401) => {
     logger.warn({ reason }, `feishu: refused a webhook delivery: ${reason}`);
     return Response.json({ error: status === 401 ? "unauthorized" : "bad request" }, { status });
@@ -63,14 +67,14 @@ export function createWebhookHandler(
       if (problem) return refuse(problem);
     }
     if (!tokenMatches(token, config)) return refuse("wrong or missing verification token");
-    const events = dispatcher();
-    // Feishu delivers again later what was not answered 200, so nothing is lost while we restart.
-    if (!events) return Response.json({ error: "not_ready" }, { status: 503, headers: { "retry-after": "5" } });
+    const receive = events();
+    // Feishu delivers again later what was not answered 200, so nothing is lost while we restart or cannot commit.
+    if (!receive) return later("not_ready");
     try {
-      await events.invoke(delivery, { needCheck: false });
+      await receive.invoke(delivery, { needCheck: false });
     } catch {
-      // Already logged by the dispatcher: a 500 makes Feishu deliver it again.
-      return Response.json({ error: "try again" }, { status: 500 });
+      // Not committed (the receiver said why in the log): Feishu pushes it again.
+      return later("not_committed");
     }
     return Response.json({});
   };

@@ -17,7 +17,16 @@ for (const mode of ["http", "socket"] as const) {
     plugin: slackChannel,
     stepTimeoutMs: 10_000,
     async setup() {
-      const fake = createFakeSlack({ mode, botToken: BOT_TOKEN, appToken: APP_TOKEN, signingSecret: SIGNING_SECRET });
+      // Slack retries what was not acknowledged at once, after 1 and after 5 minutes, and waits 3 s
+      // for an ack; the fake does it sooner, so a refused commit comes back within the step.
+      const fake = createFakeSlack({
+        mode,
+        botToken: BOT_TOKEN,
+        appToken: APP_TOKEN,
+        signingSecret: SIGNING_SECRET,
+        retryDelaysMs: [0, 50, 200],
+        answerWithinMs: 500,
+      });
       await fake.start();
       fake.addUser({ id: ANN, name: "ann", real_name: "Ann Lee" });
       fake.addConversation({ id: TEAM, type: "channel", name: "team", members: [fake.bot.id, ANN] });

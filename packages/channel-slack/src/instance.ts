@@ -10,10 +10,10 @@ import { WebClient } from "@slack/web-api";
 import { SlackApi } from "./api.js";
 import { SLACK_SECRET_KEYS, type SlackConfig } from "./config.js";
 import { Directory } from "./directory.js";
-import { createDispatch } from "./dispatch.js";
 import { type BotIdentity, normalizePayload } from "./inbound.js";
 import { createOutbound } from "./outbound.js";
 import { createReactions } from "./reactions.js";
+import { createReceive } from "./receive.js";
 import { SocketTransport } from "./socket.js";
 import { webClientOptions } from "./web.js";
 import { createEventsHandler } from "./webhook.js";
@@ -24,7 +24,7 @@ interface Connected extends BotIdentity {
   readonly team: string;
 }
 
-/** One running Slack workspace (account): the clients, the transport, and the parts of the instance. */
+/** One running Slack workspace (account): wires the clients, the transport and its receiver, outbound and reactions. */
 export function createSlackInstance(ctx: ChannelContext<SlackConfig>): ChannelInstance {
   const { config } = ctx;
   // Every log line, error and status detail of this account passes the redactor first.
@@ -47,22 +47,24 @@ export function createSlackInstance(ctx: ChannelContext<SlackConfig>): ChannelIn
     if (!bot) throw new ChorusError("E_DISABLED", "Slack is not started");
     return { channel: "slack", accountId: ctx.accountId, botId: bot.userId };
   };
-  const dispatch = createDispatch(
-    (payload) => normalizePayload(payload, scope(), bot as Connected, directory),
-    (event) => ctx.emit(event),
+  // Both transports hand every body to one receiver; it decides whether Slack is acknowledged.
+  const receive = createReceive({
+    normalize: (payload) => normalizePayload(payload, scope(), bot as Connected, directory),
+    emit: (event) => ctx.emit(event),
     logger,
-  );
+    signal: ctx.signal,
+  });
 
   const eventsPath = `/${ctx.accountId}/events`;
   const { appToken, signingSecret } = config;
   const socket =
     config.mode === "socket" && appToken
-      ? new SocketTransport({ config: { ...config, appToken }, hooks, dispatch, redactor, logger })
+      ? new SocketTransport({ config: { ...config, appToken }, hooks, receive, redactor, logger })
       : undefined;
   // HTTP mode: Slack's Request URL, registered at create (the gateway serves it under /hooks/slack/).
   if (config.mode === "http" && signingSecret) {
     const running = () => status.state === "running" && bot !== undefined;
-    ctx.http.route("POST", eventsPath, createEventsHandler({ signingSecret, running, dispatch, logger }));
+    ctx.http.route("POST", eventsPath, createEventsHandler({ signingSecret, running, receive, logger }));
   }
 
   return {

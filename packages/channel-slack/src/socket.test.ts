@@ -51,7 +51,7 @@ describe("Socket Mode", () => {
     expect(texts(r)).toEqual(["@Chorus hi"]);
     expect(r.duplicates).toHaveLength(1);
     expect(r.logs.at("warn").map((l) => l.message)).toEqual([
-      expect.stringMatching(/^slack: skipped an event it cannot read: unreadable message event: channel:/),
+      expect.stringMatching(/^slack: skipped a delivery it cannot read: unreadable message event: channel:/),
     ]);
   });
 

@@ -2,8 +2,8 @@ import { Reconnect, type Redactor, withTimeout } from "@chorus/channel-kit";
 import { ChorusError, isChorusError, type Logger } from "@chorus/core";
 import { SocketModeClient } from "@slack/socket-mode";
 import type { SlackConfig } from "./config.js";
-import { atMost, type Dispatch } from "./dispatch.js";
 import { slackError } from "./errors.js";
+import type { Receive } from "./receive.js";
 import { slackLogger, type WebClientHooks, webClientOptions } from "./web.js";
 
 /** How long `stop()` waits for the closing handshake before it lets the socket go. */
@@ -13,14 +13,16 @@ const STOP_WITHIN_MS = 2_000;
 export interface SocketOptions {
   config: SlackConfig & { appToken: string };
   hooks: WebClientHooks;
-  dispatch: Dispatch;
+  receive: Receive;
   redactor: Redactor;
   logger: Logger;
 }
 
 /**
  * Socket Mode through `@slack/socket-mode`: `apps.connections.open` with the app token (at
- * `apiUrl`), then the WebSocket it names. Every envelope is acknowledged. The library's own
+ * `apiUrl`), then the WebSocket it names. An `events_api` envelope is acknowledged once the
+ * receiver says so (its event committed in time); otherwise it is not, and Slack sends it again
+ * as a retry (`retry_attempt`). Other envelopes are acknowledged at once. The library's own
  * reconnecting is off: a `disconnect` from Slack reconnects at once; a lost connection
  * reconnects with the kit's backoff (`reconnectMinMs`…`reconnectMaxMs`), and `problem` says why
  * the channel is degraded meanwhile.
@@ -133,8 +135,15 @@ export class SocketTransport {
   }
 
   async #envelope(envelope: SocketEnvelope): Promise<void> {
-    // Acknowledged once handled (or after Slack's deadline): a lost connection before that gets a retry.
-    if (envelope.type === "events_api") await atMost(this.options.dispatch(envelope.body));
+    if (envelope.type === "events_api") {
+      if (envelope.retry_num)
+        this.options.logger.debug(
+          { retry: envelope.retry_num, reason: envelope.retry_reason },
+          "slack: Slack retried an envelope",
+        );
+      // No ack: Slack delivers it again after its 3 s, as a retry.
+      if (!(await this.options.receive(envelope.body))) return;
+    }
     await envelope.ack().catch((error: unknown) => {
       this.options.logger.debug({ err: String(error) }, "slack: could not acknowledge an envelope; Slack will retry");
     });
@@ -145,6 +154,9 @@ export class SocketTransport {
 interface SocketEnvelope {
   type: string;
   body: unknown;
+  /** Slack's `retry_attempt` (0 or absent on a first attempt) and `retry_reason`. */
+  retry_num?: number;
+  retry_reason?: string;
   ack(): Promise<void>;
 }
 

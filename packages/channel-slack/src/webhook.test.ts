@@ -1,8 +1,8 @@
 import { hmacSha256Hex } from "@chorus/channel-kit";
-import { faults, type RunningChannel, startChannel } from "@chorus/testkit";
+import { faults, type RunningChannel, startChannel, waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ACK_WITHIN_MS } from "./dispatch.js";
 import { slackChannel } from "./index.js";
+import { ACK_WITHIN_MS } from "./receive.js";
 import { createFakeSlack, type FakeSlack } from "./testing/index.js";
 import { SIGNATURE_TOLERANCE_MS, verifySlackSignature } from "./webhook.js";
 
@@ -13,7 +13,8 @@ let running: RunningChannel;
 let url: string;
 
 beforeEach(async () => {
-  fake = createFakeSlack({ mode: "http" });
+  // Slack retries at once, after 1 and after 5 minutes; here after 0, 100 and 500 ms.
+  fake = createFakeSlack({ mode: "http", retryDelaysMs: [0, 100, 500] });
   await fake.start();
   fake.addUser({ id: ANN, name: "ann", real_name: "Ann Lee" });
   fake.addConversation({ id: TEAM, type: "channel", name: "team", members: [fake.bot.id, ANN] });
@@ -56,15 +57,22 @@ describe("the Events API endpoint", () => {
     expect(running.duplicates.map((e) => e.eventId)).toEqual([running.events[0]?.eventId]);
   });
 
-  it("answers within Slack's 3 seconds even when a lookup is slow, and emits the event when it is done", async () => {
+  it("does not claim success when the commit takes longer than Slack's 3 seconds: 503 in time, and Slack's retry commits it once", async () => {
     fake.http.requestUrl = url;
     fake.server.inject(faults.delay({ path: "/api/users.info" }, ACK_WITHIN_MS + 1_000));
     await fake.userSends({ channel: TEAM, user: ANN, text: "slow lookup" });
-    const [delivery] = fake.http.posted;
-    expect(delivery?.status).toBe(200);
-    expect(delivery?.elapsedMs).toBeLessThan(3_000);
-    await running.waitForEvent((e) => e.type === "message", 5_000);
+    const [first] = fake.http.posted;
+    expect(first?.status).toBe(503);
+    expect(first?.elapsedMs).toBeLessThan(3_000);
+    await waitFor(() => fake.http.posted.some((p) => p.status === 200), { timeoutMs: 5_000 });
+    expect(fake.http.posted.map((p) => [p.status, p.retry])).toEqual([
+      [503, undefined],
+      [200, { num: 1, reason: "http_error" }],
+    ]);
     expect(texts()).toEqual(["slow lookup"]);
+    expect(running.logs.at("warn").map((r) => r.message)).toEqual([
+      `slack: the gateway did not commit an event within ${ACK_WITHIN_MS} ms; it is not acknowledged, so Slack delivers it again`,
+    ]);
   });
 
   it("refuses a forged request (401), emitting nothing and saying why in the log", async () => {
@@ -101,8 +109,10 @@ describe("the Events API endpoint", () => {
     expect(await fake.http.post("{ not json", { to: url })).toBe(200);
     expect(fake.http.posted.map((p) => p.status)).toEqual([200, 200]);
     const warnings = running.logs.at("warn").map((r) => r.message);
-    expect(warnings[0]).toMatch(/^slack: skipped an event it cannot read: unreadable message event: channel: .*; ts: /);
-    expect(warnings[1]).toMatch(/^slack: skipped a request it cannot read: .*JSON/);
+    expect(warnings[0]).toMatch(
+      /^slack: skipped a delivery it cannot read: unreadable message event: channel: .*; ts: /,
+    );
+    expect(warnings[1]).toMatch(/^slack: skipped a delivery it cannot read: .*JSON/);
     expect(running.events).toEqual([]);
   });
 
@@ -120,14 +130,17 @@ describe("the Events API endpoint", () => {
     ]);
   });
 
-  it("answers 503 while stopped, so Slack delivers again once the channel runs", async () => {
+  it("answers 503 while stopped, and Slack's next retry is answered once the channel runs", async () => {
     fake.http.requestUrl = url;
     await running.instance.stop();
     await fake.userSends({ channel: TEAM, user: ANN, text: "while you were out" });
-    expect(fake.http.posted.at(-1)?.status).toBe(503);
+    await waitFor(() => fake.http.posted.length >= 2);
+    expect(fake.http.posted.map((p) => p.status)).toEqual([503, 503]);
     await running.instance.start();
-    await fake.redeliverLast();
+    await running.waitForEvent((e) => e.type === "message");
+    await fake.http.settled();
     expect(texts()).toEqual(["while you were out"]);
+    expect(fake.http.posted.at(-1)).toMatchObject({ status: 200, retry: { reason: "http_error" } });
   });
 });
 

@@ -1,6 +1,6 @@
 import { hmacSha256Hex, safeEqual } from "@chorus/channel-kit";
 import type { HttpHandler, Logger } from "@chorus/core";
-import { atMost, type Dispatch } from "./dispatch.js";
+import type { Receive } from "./receive.js";
 import { urlVerificationSchema } from "./wire.js";
 
 /** How far a request's timestamp may be from now (Slack's own rule): a captured request cannot be replayed later. */
@@ -23,18 +23,20 @@ export interface EventsEndpoint {
   signingSecret: string;
   /** Whether the instance runs: before start and after stop Slack is asked to deliver again. */
   running(): boolean;
-  dispatch: Dispatch;
+  receive: Receive;
   logger: Logger;
 }
 
 /**
  * `POST /hooks/slack/<account>/events`, Slack's Request URL: verify the signature, answer the
- * `url_verification` challenge, and hand events to the dispatcher, answering within Slack's 3 s.
- * Nothing from an unverified request is parsed. Slack's retries (`X-Slack-Retry-Num`) keep the
- * event's ids, so the host drops the repeat.
+ * `url_verification` challenge, and hand the body to the receiver, answering as it says within
+ * Slack's 3 s: 200 once the gateway committed the event, 503 when it did not (Slack retries with
+ * `X-Slack-Retry-Num`, keeping the event's ids). Nothing from an unverified request is parsed.
  */
 export function createEventsHandler(endpoint: EventsEndpoint): HttpHandler {
   const { logger } = endpoint;
+  // Slack delivers again later what was not answered 2xx, so nothing is lost while we restart or cannot commit.
+  const later = (error: string) => Response.json({ error }, { status: 503 });
   return async (request) => {
     // The signature covers the exact bytes Slack sent: verify those, never a re-serialised copy.
     const raw = Buffer.from(await request.arrayBuffer());
@@ -43,25 +45,25 @@ export function createEventsHandler(endpoint: EventsEndpoint): HttpHandler {
       logger.warn({ reason: refusal }, `slack: refused an Events API request: ${refusal}`);
       return Response.json({ error: "unauthorized" }, { status: 401 });
     }
-    let payload: unknown;
-    try {
-      payload = JSON.parse(raw.toString("utf8"));
-    } catch (error) {
-      // An error answer would only make Slack send the same bytes again: acknowledge, with a trace.
-      logger.warn(
-        { problem: (error as Error).message },
-        `slack: skipped a request it cannot read: ${(error as Error).message}`,
-      );
-      return Response.json({ ok: true });
-    }
+    const text = raw.toString("utf8");
+    const payload = parsed(text);
     const challenge = urlVerificationSchema.safeParse(payload);
     if (challenge.success) return Response.json({ challenge: challenge.data.challenge });
-    // Slack delivers again later what was not answered 200, so nothing is lost while we restart.
-    if (!endpoint.running()) return Response.json({ error: "not_ready" }, { status: 503 });
+    if (!endpoint.running()) return later("not_ready");
     const retry = request.headers.get("x-slack-retry-num");
     if (retry)
       logger.debug({ retry, reason: request.headers.get("x-slack-retry-reason") }, "slack: Slack retried a delivery");
-    await atMost(endpoint.dispatch(payload));
-    return Response.json({ ok: true });
+    // What is not JSON goes as text: the receiver reports it (and it is acknowledged: the same bytes would not help).
+    const acknowledged = await endpoint.receive(payload === undefined ? text : payload);
+    return acknowledged ? Response.json({ ok: true }) : later("not_committed");
   };
+}
+
+/** The JSON in `text`, or undefined when it is none. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { createFakeServer, type FakeServer, faults, json, waitFor } from "@chorus/testkit";
+import * as lark from "@larksuiteoapi/node-sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFakeFeishu, decodeFrame, encodeFrame, type FakeFeishu, FrameMethod } from "./index.js";
 
@@ -141,5 +143,106 @@ describe("fake Feishu: frames", () => {
       payload: Buffer.from('{"schema":"2.0"}'),
     };
     expect(decodeFrame(encodeFrame(frame))).toEqual(frame);
+  });
+});
+
+describe("fake Feishu: pushing again what the app did not acknowledge", () => {
+  // Feishu waits 3 s for an answer and retries after 15 s, 5 min, 1 h and 6 h; here it is quicker.
+  const quick = { ackTimeoutMs: 300, retryDelaysMs: [10, 20, 30, 40] };
+  let app: FakeServer;
+  let retrying: FakeFeishu;
+
+  afterEach(async () => {
+    await retrying.close();
+    await app?.close();
+  });
+
+  /** A fake delivering by webhook to an app that answers 200 unless a fault says otherwise. */
+  async function webhookApp(): Promise<void> {
+    retrying = createFakeFeishu({ delivery: "webhook", ...quick });
+    await retrying.start();
+    app = createFakeServer();
+    app.route("POST", "/events", () => json(200, {}));
+    await app.start();
+    retrying.webhooks.url = `${app.url}/events`;
+  }
+  const eventIds = () =>
+    app
+      .requestsTo("POST", "/events")
+      .map((r) => (JSON.parse(r.rawBody) as { header: { event_id: string } }).header.event_id);
+  const ann = () => retrying.addUser("Ann");
+
+  it("webhook: a push not answered 200 comes again, with the same event_id", async () => {
+    await webhookApp();
+    app.inject(faults.serverError({ path: "/events" }, { status: 503 }));
+    const from = ann();
+    const chat = retrying.addChat({ name: "Team", members: [from] });
+    await retrying.userSends({ chatId: chat.chat_id, from, text: "hi" });
+    await waitFor(() => retrying.webhooks.posted.length === 2);
+    expect(retrying.webhooks.posted.map((p) => [p.status, p.retry])).toEqual([
+      [503, 0],
+      [200, 1],
+    ]);
+    const [first, again] = eventIds();
+    expect(again).toBe(first);
+  });
+
+  it("webhook: gives up after 4 retries, and counts an answer later than 3 s (here 300 ms) as failed", async () => {
+    await webhookApp();
+    app.inject(faults.delay({ path: "/events" }, 500, { times: 5 }));
+    const from = ann();
+    const chat = retrying.addChat({ name: "Team", members: [from] });
+    await retrying.userSends({ chatId: chat.chat_id, from, text: "slow app" });
+    await waitFor(() => retrying.webhooks.posted.length === 5, { timeoutMs: 5_000 });
+    await retrying.webhooks.settled();
+    expect(retrying.webhooks.posted.map((p) => [p.status, p.retry])).toEqual([
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [0, 4],
+    ]);
+  });
+
+  it("webhook: a post of the test's own (a forger's) is sent once", async () => {
+    await webhookApp();
+    app.inject(faults.serverError({ path: "/events" }, { status: 401 }));
+    expect((await retrying.webhooks.post("{}")).status).toBe(401);
+    await retrying.webhooks.settled();
+    expect(retrying.webhooks.posted).toHaveLength(1);
+  });
+
+  it("long connection: an event the SDK answers with code 500 (its handler threw) is pushed again; after 4 retries Feishu gives up", async () => {
+    retrying = createFakeFeishu({ ...quick, clientConfig: { ReconnectInterval: 0.1, ReconnectNonce: 0 } });
+    await retrying.start();
+    let calls = 0;
+    let failing = 1;
+    const dispatcher = new lark.EventDispatcher({ loggerLevel: lark.LoggerLevel.fatal }).register({
+      "im.message.receive_v1": async () => {
+        calls++;
+        if (failing-- > 0) throw new Error("not committed");
+      },
+    });
+    const client = new lark.WSClient({
+      appId: retrying.appId,
+      appSecret: retrying.appSecret,
+      domain: retrying.url,
+      loggerLevel: lark.LoggerLevel.fatal,
+    });
+    try {
+      await client.start({ eventDispatcher: dispatcher });
+      await waitFor(() => retrying.longConnection.sessions.length === 1);
+      const from = ann();
+      const chat = retrying.addChat({ name: "Team", members: [from] });
+      await retrying.userSends({ chatId: chat.chat_id, from, text: "once refused" });
+      expect(retrying.longConnection.acks.map((a) => a.code)).toEqual([500, 200]);
+      failing = Number.POSITIVE_INFINITY;
+      const event = retrying.events.envelope("im.message.receive_v1", {});
+      expect(await retrying.longConnection.push(event)).toBe(false);
+      expect(retrying.longConnection.acks.slice(2).map((a) => a.code)).toEqual([500, 500, 500, 500, 500]);
+      expect(calls).toBe(7);
+    } finally {
+      client.close({ force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@ import { type ClientConfig, FakeLongConnection, FEISHU_CLIENT_CONFIG } from "./f
 import { registerOpenApi } from "./fake-open-api.js";
 import { type FakeChat, FakeFeishuState, type FakeMessage, type FakeUser } from "./fake-state.js";
 import { FakeTokens } from "./fake-tokens.js";
-import { FakeFeishuWebhooks } from "./fake-webhooks.js";
+import { FakeFeishuWebhooks, FEISHU_REDELIVERY } from "./fake-webhooks.js";
 import { messageContent, type UserMessageInput } from "./user-messages.js";
 
 export interface FakeFeishuOptions {
@@ -20,8 +20,13 @@ export interface FakeFeishuOptions {
   delivery?: "websocket" | "webhook";
   /** What the endpoint tells the SDK about pings and reconnects; Feishu's own values by default. */
   clientConfig?: Partial<ClientConfig>;
-  /** An event the client did not acknowledge within this long is delivered again (default 3000, as Feishu). */
+  /** How long Feishu waits for the app's answer (webhook) or response frame (long connection); default 3000, as Feishu. */
   ackTimeoutMs?: number;
+  /**
+   * The waits before Feishu pushes again an event the app did not acknowledge (default Feishu's:
+   * 15 s, 5 min, 1 h, 6 h); short in tests.
+   */
+  retryDelaysMs?: readonly number[];
   /** Long events are split over frames of this size (default 64 KiB). */
   maxFramePayloadBytes?: number;
   /** Lifetime of a tenant token (default 7200 s, as Feishu). */
@@ -55,14 +60,18 @@ export interface FakeFeishu {
   config(extra?: Record<string, unknown>): Record<string, unknown>;
   addUser(name: string, openId?: string): FakeUser;
   addChat(chat: { name: string; mode?: FakeChat["chat_mode"]; members: FakeUser[]; botIn?: boolean }): FakeChat;
-  /** Someone writes; resolves once Feishu delivered it to the bot (and the bot acknowledged it). */
+  /**
+   * Someone writes; resolves once Feishu delivered it: on the long connection once the bot answered
+   * code 200 (or Feishu gave up), by webhook once the bot answered the first attempt (retries follow
+   * on their own).
+   */
   userSends(input: UserMessageInput): Promise<FakeMessage>;
   /** Someone reacts with an `emoji_type`; resolves once delivered. */
   userReacts(messageId: string, user: FakeUser, emojiType: string): Promise<void>;
   userUnreacts(messageId: string, user: FakeUser, emojiType: string): Promise<void>;
   /** Someone withdraws a message. */
   recall(messageId: string): void;
-  /** Delivers the last event again, with its `event_id`. */
+  /** Delivers the last event again by hand, with its `event_id`. */
   redeliverLast(): Promise<void>;
   /** Delivers, where an event belongs, an `im.message.receive_v1` that is not what Feishu documents. */
   deliverUnparseable(): Promise<void>;
@@ -91,14 +100,17 @@ export function createFakeFeishu(options: FakeFeishuOptions = {}): FakeFeishu {
   const server = createFakeServer();
   const tokens = new FakeTokens(options.tokenTtlSeconds ?? 7200);
   const events = new FakeFeishuEvents(state, verificationToken);
-  const webhooks = new FakeFeishuWebhooks(options.encryptKey);
+  const redelivery = {
+    retryDelaysMs: options.retryDelaysMs ?? FEISHU_REDELIVERY.retryDelaysMs,
+    answerWithinMs: options.ackTimeoutMs ?? FEISHU_REDELIVERY.answerWithinMs,
+  };
+  const webhooks = new FakeFeishuWebhooks(options.encryptKey, redelivery);
   const longConnection = new FakeLongConnection(server, {
     appId,
     appSecret,
     clientConfig: { ...FEISHU_CLIENT_CONFIG, ...options.clientConfig },
     maxFramePayloadBytes: options.maxFramePayloadBytes ?? 64 * 1024,
-    redeliverAfterMs: 200,
-    ackTimeoutMs: options.ackTimeoutMs ?? 3000,
+    redelivery,
   });
   const websocket = (options.delivery ?? "websocket") === "websocket";
   let last: unknown;
@@ -141,7 +153,12 @@ export function createFakeFeishu(options: FakeFeishuOptions = {}): FakeFeishu {
       scopes.group = value;
     },
     start: () => server.start(),
-    close: () => server.close(),
+    async close() {
+      // Retries still to come are dropped.
+      await webhooks.close();
+      longConnection.close();
+      await server.close();
+    },
     config: (extra = {}) => ({
       appId,
       appSecret,

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { FakeServer, PlatformFault, WebSocketHandler } from "@chorus/testkit";
 import { json } from "@chorus/testkit";
+import type { FeishuRedelivery } from "./fake-webhooks.js";
 import { decodeFrame, encodeFrame, FrameMethod, type LarkFrame } from "./frames.js";
 
 /** The socket the testkit server hands over (typed through testkit, which owns `ws`). */
@@ -29,10 +30,8 @@ export interface FakeLongConnectionOptions {
   clientConfig: ClientConfig;
   /** Events larger than this are split over several frames (`sum`/`seq`), as Feishu does. */
   maxFramePayloadBytes: number;
-  /** When an event was answered with an error code, it is delivered again after this long. */
-  redeliverAfterMs: number;
-  /** An event not acknowledged within this long is delivered again (Feishu: 3 s). */
-  ackTimeoutMs: number;
+  /** When an event answered with an error code, or not within `answerWithinMs`, is pushed again. */
+  redelivery: FeishuRedelivery;
 }
 
 /** One connected client. */
@@ -49,10 +48,13 @@ interface Pending {
   frameId: string | undefined;
   /** The connection it is in flight on. */
   session: Session | undefined;
-  /** Delivers it again when no acknowledgement came in time. */
+  /** In flight: fails the attempt when no answer came in time; after a failed one: the wait for the retry. */
   timer: NodeJS.Timeout | undefined;
-  attempts: number;
-  delivered: () => void;
+  /** Waiting for its retry: not pushed before the timer fires. */
+  waiting: boolean;
+  /** Failed attempts so far. */
+  failures: number;
+  settle: (acknowledged: boolean) => void;
 }
 
 /** An acknowledgement the client sent for an event frame. */
@@ -64,8 +66,11 @@ export interface FrameAck {
 /**
  * Feishu's long connection, server side: `POST /callback/ws/endpoint` hands out a one-time
  * WebSocket URL with the client config; the socket speaks `pbbp2.Frame`: pings answered with
- * pongs (carrying the config again), events pushed as data frames (split when large) and
- * delivered again until the client acknowledges them with code 200, also after a dropped socket.
+ * pongs (carrying the config again), events pushed as data frames (split when large). The SDK
+ * answers each event frame after its handler: code 200, or 500 when the handler threw. An event
+ * answered otherwise than 200, or not within `answerWithinMs`, is pushed again after each of
+ * `retryDelaysMs` (Feishu: 15 s, 5 min, 1 h, 6 h), then given up; one in flight on a socket that
+ * closed is pushed again on the next connection.
  */
 export class FakeLongConnection {
   readonly sessions: Session[] = [];
@@ -105,11 +110,19 @@ export class FakeLongConnection {
     server.websocket("/ws/v2", (socket, ctx) => this.#accept(socket, ctx.query));
   }
 
-  /** Pushes an event (its JSON) to the newest connection; resolves once the client acknowledged it. */
-  push(event: unknown): Promise<void> {
+  /** Pushes an event (its JSON) to the newest connection; resolves true once the client answered code 200, false when Feishu gave up. */
+  push(event: unknown): Promise<boolean> {
     const payload = Buffer.from(typeof event === "string" ? event : JSON.stringify(event));
-    return new Promise((delivered) => {
-      this.#pending.push({ payload, frameId: undefined, session: undefined, timer: undefined, attempts: 0, delivered });
+    return new Promise((settle) => {
+      this.#pending.push({
+        payload,
+        frameId: undefined,
+        session: undefined,
+        timer: undefined,
+        waiting: false,
+        failures: 0,
+        settle,
+      });
       this.#flush();
     });
   }
@@ -133,6 +146,14 @@ export class FakeLongConnection {
   /** The network drops every connection (no fault: reconnecting works at once). */
   drop(): void {
     for (const session of [...this.sessions]) session.socket.terminate();
+  }
+
+  /** Feishu stops pushing: retries to come are dropped, events waiting count as not acknowledged. */
+  close(): void {
+    for (const pending of this.#pending.splice(0)) {
+      clearTimeout(pending.timer);
+      pending.settle(false);
+    }
   }
 
   #accept(socket: Socket, query: URLSearchParams): void {
@@ -193,37 +214,48 @@ export class FakeLongConnection {
     this.acks.push({ frameId, code });
     const pending = this.#pending.find((p) => p.frameId === frameId);
     if (!pending) return;
-    clearTimeout(pending.timer);
-    if (code === 200 || pending.attempts >= 3) {
+    if (code === 200) {
+      clearTimeout(pending.timer);
       this.#pending.splice(this.#pending.indexOf(pending), 1);
-      pending.delivered();
+      pending.settle(true);
       return;
     }
-    // The client could not handle it: Feishu delivers it again a little later.
+    // The client could not handle it: a failed attempt.
+    this.#failed(pending);
+  }
+
+  /** An attempt failed (an error code, or no answer in time): pushed again after the next wait, or given up. */
+  #failed(pending: Pending): void {
+    this.#retract(pending);
+    const wait = this.options.redelivery.retryDelaysMs[pending.failures];
+    pending.failures += 1;
+    if (wait === undefined) {
+      this.#pending.splice(this.#pending.indexOf(pending), 1);
+      pending.settle(false);
+      return;
+    }
+    pending.waiting = true;
     pending.timer = setTimeout(() => {
-      this.#retract(pending);
+      pending.waiting = false;
+      pending.timer = undefined;
       this.#flush();
-    }, this.options.redeliverAfterMs).unref();
+    }, wait).unref();
   }
 
   #flush(): void {
     const session = this.sessions.at(-1);
     if (!session || this.#fault || session.socket.readyState !== OPEN) return;
     for (const pending of this.#pending) {
-      if (pending.frameId !== undefined) continue;
+      if (pending.frameId !== undefined || pending.waiting) continue;
       pending.frameId = randomBytes(16).toString("hex");
       pending.session = session;
-      pending.attempts += 1;
-      // No acknowledgement in time (a client that missed the frame, or hangs): deliver it again.
-      pending.timer = setTimeout(() => {
-        this.#retract(pending);
-        this.#flush();
-      }, this.options.ackTimeoutMs).unref();
+      // No answer in time (a client that missed the frame, hangs, or is slow): a failed attempt.
+      pending.timer = setTimeout(() => this.#failed(pending), this.options.redelivery.answerWithinMs).unref();
       this.#sendEvent(session, pending.frameId, pending.payload);
     }
   }
 
-  /** Takes an event back from the connection it went out on, to deliver it again. */
+  /** Takes an event back from the connection it went out on. */
   #retract(pending: Pending): void {
     clearTimeout(pending.timer);
     Object.assign(pending, { frameId: undefined, session: undefined, timer: undefined });

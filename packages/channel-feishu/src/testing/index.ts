@@ -12,6 +12,13 @@ export {
 } from "./fake-long-connection.js";
 export { type FakeChat, FakeFeishuState, type FakeMessage, type FakeUser } from "./fake-state.js";
 export { FakeTokens } from "./fake-tokens.js";
-export { encryptEvent, FakeFeishuWebhooks, type PostedWebhook, type WebhookPostOptions } from "./fake-webhooks.js";
+export {
+  encryptEvent,
+  FakeFeishuWebhooks,
+  FEISHU_REDELIVERY,
+  type FeishuRedelivery,
+  type PostedWebhook,
+  type WebhookPostOptions,
+} from "./fake-webhooks.js";
 export { decodeFrame, encodeFrame, FrameMethod, type LarkFrame } from "./frames.js";
 export type { MentionTarget, UserMessageInput } from "./user-messages.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createFakeServer, type FakeServer, json } from "@chorus/testkit";
+import { createFakeServer, type FakeServer, faults, json, waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { verifySlackSignature } from "../webhook.js";
 import { createFakeSlack, type FakeSlack } from "./index.js";
@@ -42,7 +42,8 @@ const call = async (method: string, args: Record<string, string> = {}, token: st
 };
 
 beforeEach(async () => {
-  fake = createFakeSlack({ mode: "http" });
+  // Slack retries at once, after 1 and 5 minutes and waits 3 s for an answer; here it is quicker.
+  fake = createFakeSlack({ mode: "http", retryDelaysMs: [0, 20, 40], answerWithinMs: 300 });
   await fake.start();
   fake.addUser({ id: ANN, name: "ann" });
   fake.addConversation({ id: TEAM, type: "channel", name: "team", members: [fake.bot.id, ANN] });
@@ -105,6 +106,7 @@ describe("fake Slack events", () => {
     await app.start();
     expect(await fake.http.verify(`${app.url}/events`)).toBe(true);
     app.clearRequests();
+    fake.http.posted.length = 0;
   });
 
   afterEach(() => app.close());
@@ -159,5 +161,70 @@ describe("fake Slack events", () => {
     await fake.redeliverLast();
     expect(received().at(-1)?.headers["x-slack-retry-num"]).toBe("1");
     expect(envelopes().at(-1)?.event_id).toBe(reaction?.event_id);
+  });
+
+  const retries = () => received().map((r) => [r.headers["x-slack-retry-num"], r.headers["x-slack-retry-reason"]]);
+
+  it("retries what was not answered 2xx, signing each attempt anew, with X-Slack-Retry-Num and -Reason", async () => {
+    app.inject(faults.serverError({ path: "/events" }, { status: 503 }));
+    await fake.userSends({ channel: TEAM, user: ANN, text: "hello" });
+    await waitFor(() => received().length === 2);
+    expect(retries()).toEqual([
+      [undefined, undefined],
+      ["1", "http_error"],
+    ]);
+    const [first, retry] = received();
+    expect(retry?.rawBody).toBe(first?.rawBody);
+    const verified = verifySlackSignature(
+      new Headers(retry?.headers as Record<string, string>),
+      Buffer.from(retry?.rawBody ?? ""),
+      fake.signingSecret,
+      Date.now(),
+    );
+    expect(verified).toBeUndefined();
+    expect(fake.http.posted.map((p) => p.status)).toEqual([503, 200]);
+  });
+
+  it("gives up after 3 retries, and does not retry an answer with X-Slack-No-Retry: 1", async () => {
+    app.inject(faults.serverError({ path: "/events" }, { status: 500, times: 4 }));
+    await fake.userSends({ channel: TEAM, user: ANN, text: "doomed" });
+    await waitFor(() => received().length === 4);
+    await fake.http.settled();
+    expect(retries().map(([num]) => num)).toEqual([undefined, "1", "2", "3"]);
+    app.clearRequests();
+    app.inject(faults.serverError({ path: "/events" }, { status: 400, headers: { "x-slack-no-retry": "1" } }));
+    await fake.userSends({ channel: TEAM, user: ANN, text: "not again" });
+    await fake.http.settled();
+    expect(received()).toHaveLength(1);
+  });
+
+  it("counts an answer later than answerWithinMs as http_timeout and no connection as connection_failed", async () => {
+    app.inject(faults.delay({ path: "/events" }, 600));
+    await fake.userSends({ channel: TEAM, user: ANN, text: "slow app" });
+    await waitFor(() => fake.http.posted.length === 2);
+    expect(fake.http.posted.map((p) => [p.status, p.retry?.reason])).toEqual([
+      [0, undefined],
+      [200, "http_timeout"],
+    ]);
+    await app.close();
+    fake.http.posted.length = 0;
+    await fake.userSends({ channel: TEAM, user: ANN, text: "app down" });
+    await waitFor(() => fake.http.posted.length === 4);
+    expect(fake.http.posted.map((p) => [p.status, p.retry?.reason])).toEqual([
+      [0, undefined],
+      [0, "connection_failed"],
+      [0, "connection_failed"],
+      [0, "connection_failed"],
+    ]);
+    app = createFakeServer();
+    await app.start();
+  });
+
+  it("never retries a forger's post", async () => {
+    expect(await fake.forge("forged", `${app.url}/events`)).toBe(200);
+    app.inject(faults.serverError({ path: "/events" }, { status: 401 }));
+    expect(await fake.forge("forged", `${app.url}/events`)).toBe(401);
+    await fake.http.settled();
+    expect(received()).toHaveLength(2);
   });
 });

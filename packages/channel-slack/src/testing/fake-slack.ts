@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createFakeServer, type FakeServer, faults, outage, type PlatformFault } from "@chorus/testkit";
-import { FakeSlackHttpEvents, type PostOptions } from "./fake-events.js";
+import { FakeSlackHttpEvents, type PostOptions, SLACK_REDELIVERY } from "./fake-events.js";
 import { FakeSlackSocket } from "./fake-socket.js";
 import { type FakeConversation, type FakeMessage, FakeSlackState, type FakeUser } from "./fake-state.js";
 import { type FakeBot, installWebApi } from "./fake-web-api.js";
@@ -12,6 +12,13 @@ export interface FakeSlackOptions {
   appToken?: string;
   signingSecret?: string;
   bot?: Partial<FakeBot>;
+  /**
+   * The waits before Slack retries a delivery that was not acknowledged (default Slack's: at once,
+   * 1 minute, 5 minutes); short in tests.
+   */
+  retryDelaysMs?: readonly number[];
+  /** How long Slack waits for an HTTP answer or a Socket Mode ack (default Slack's 3 s). */
+  answerWithinMs?: number;
 }
 
 /** Someone writing in Slack. */
@@ -63,12 +70,13 @@ export class FakeSlack {
       ...options.bot,
     };
     this.state.users.set(this.bot.id, this.bot);
-    this.http = new FakeSlackHttpEvents(this.signingSecret, {
-      teamId: this.team.id,
-      appId: this.bot.app_id,
-      botUserId: this.bot.id,
-    });
-    this.socket = new FakeSlackSocket(this.server, this.bot.app_id);
+    const redelivery = {
+      retryDelaysMs: options.retryDelaysMs ?? SLACK_REDELIVERY.retryDelaysMs,
+      answerWithinMs: options.answerWithinMs ?? SLACK_REDELIVERY.answerWithinMs,
+    };
+    const facts = { teamId: this.team.id, appId: this.bot.app_id, botUserId: this.bot.id };
+    this.http = new FakeSlackHttpEvents(this.signingSecret, facts, redelivery);
+    this.socket = new FakeSlackSocket(this.server, this.bot.app_id, redelivery);
     installWebApi(this.server, {
       state: this.state,
       bot: this.bot,
@@ -94,8 +102,10 @@ export class FakeSlack {
     return this.server.start();
   }
 
+  /** Stops: retries still to come are dropped, then the server closes. */
   async close(): Promise<void> {
-    await this.http.settled();
+    await this.http.close();
+    this.socket.close();
     await this.server.close();
   }
 
@@ -117,7 +127,11 @@ export class FakeSlack {
     return conversation;
   }
 
-  /** Someone writes; resolves once Slack delivered every event about it (answered or acknowledged). */
+  /**
+   * Someone writes; resolves once Slack delivered every event about it: over HTTP once the app
+   * answered the first attempt (retries follow on their own), in Socket Mode once an envelope was
+   * acknowledged or Slack gave up.
+   */
   async userSends(input: UserMessage): Promise<FakeMessage> {
     const { order: _order, ...fields } = input;
     const message = this.state.post(fields);
@@ -137,7 +151,7 @@ export class FakeSlack {
       await this.#reactionEvent("reaction_removed", message, user, name);
   }
 
-  /** Delivers the last envelope again, as Slack retries one that was not answered in time: same `event_id`. */
+  /** Delivers the last envelope again by hand, as a retry (attempt 1) of Slack's: same `event_id`. */
   async redeliverLast(): Promise<void> {
     if (!this.#last) throw new Error("fake Slack: nothing delivered yet");
     if (this.mode === "socket") await this.socket.deliver(this.#last, { attempt: 1, reason: "timeout" });

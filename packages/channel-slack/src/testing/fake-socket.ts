@@ -1,36 +1,53 @@
 import { randomUUID } from "node:crypto";
 import type { FakeServer, PlatformFault, WebSocketHandler } from "@chorus/testkit";
+import { SLACK_REDELIVERY, type SlackRedelivery } from "./fake-events.js";
 
 /** One accepted connection (a `ws` socket, as testkit hands it over). */
 type WebSocket = Parameters<WebSocketHandler>[0];
 
-/** Longest an envelope waits for its ack, so a delivery nobody takes cannot hold a test. */
-const ACK_TIMEOUT_MS = 10_000;
+/** An `events_api` envelope as Slack sends it. */
+export interface SocketEnvelope {
+  envelope_id: string;
+  payload: unknown;
+  type: "events_api";
+  accepts_response_payload: boolean;
+  /** 0 on the first attempt, then Slack's retry number. */
+  retry_attempt: number;
+  /** Why the attempt before failed (`timeout`: no ack in time); "" on the first. */
+  retry_reason: string;
+}
 
 interface Pending {
-  frame: Record<string, unknown>;
+  frame: SocketEnvelope;
   settle(acked: boolean): void;
 }
 
 /**
  * Slack's Socket Mode side: `apps.connections.open` hands out single-use `ws://…/link/?ticket=`
  * URLs; a connection gets `hello`, then `events_api` envelopes, each waiting for the app's
- * `{ envelope_id }` ack. What is not acknowledged is sent again on the next connection.
- * `fault(kind)` makes connections misbehave: `refuse` and `close` end them, `hang` never says
- * hello, `garbage` sends frames that are not JSON.
+ * `{ envelope_id }` ack. An envelope not acknowledged within `answerWithinMs` (Slack: 3 s) is
+ * retried as the Events API retries: a new envelope with `retry_attempt` and `retry_reason:
+ * "timeout"`, after each of `retryDelaysMs`, then Slack gives up. While it waits for its ack, an
+ * envelope is also sent again on the next connection. `fault(kind)` makes connections misbehave:
+ * `refuse` and `close` end them, `hang` never says hello, `garbage` sends frames that are not JSON.
  */
 export class FakeSlackSocket {
   /** Every frame the app sent (acks), parsed. */
   readonly received: Record<string, unknown>[] = [];
+  /** Every envelope Slack made (retries are new envelopes), oldest first. */
+  readonly envelopes: SocketEnvelope[] = [];
   readonly #tickets = new Set<string>();
   readonly #live = new Set<WebSocket>();
   readonly #pending = new Map<string, Pending>();
+  readonly #timers = new Set<NodeJS.Timeout>();
   #fault: PlatformFault | undefined;
   #connections = 0;
+  #closed = false;
 
   constructor(
     private readonly server: FakeServer,
     private readonly appId: string,
+    private readonly redelivery: SlackRedelivery = SLACK_REDELIVERY,
   ) {
     server.websocket("/link/", (socket, ctx) => this.#accept(socket, ctx.query.get("ticket") ?? ""));
   }
@@ -52,28 +69,13 @@ export class FakeSlackSocket {
     return this.#connections;
   }
 
-  /** Sends `payload` as an `events_api` envelope; resolves true once acknowledged, false if it never was. */
+  /**
+   * Sends `payload` as an `events_api` envelope, retried while not acknowledged; resolves true
+   * once one attempt was acknowledged, false when Slack gave up. A retry made by hand (`retry`)
+   * is sent once, with those fields.
+   */
   deliver(payload: unknown, retry?: { attempt: number; reason: string }): Promise<boolean> {
-    const envelopeId = randomUUID();
-    const frame = {
-      envelope_id: envelopeId,
-      payload,
-      type: "events_api",
-      accepts_response_payload: false,
-      retry_attempt: retry?.attempt ?? 0,
-      retry_reason: retry?.reason ?? "",
-    };
-    return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => settle(false), ACK_TIMEOUT_MS);
-      const settle = (acked: boolean) => {
-        clearTimeout(timer);
-        this.#pending.delete(envelopeId);
-        resolve(acked);
-      };
-      this.#pending.set(envelopeId, { frame, settle });
-      const [socket] = this.#live;
-      if (socket && this.#fault === undefined) socket.send(JSON.stringify(frame));
-    });
+    return new Promise<boolean>((done) => this.#send(payload, retry?.attempt ?? 0, retry?.reason ?? "", !retry, done));
   }
 
   /** Slack asks the app to reconnect (`refresh_requested`, `warning`, `link_disabled`). */
@@ -103,6 +105,59 @@ export class FakeSlackSocket {
     this.#fault = undefined;
   }
 
+  /** Slack stops delivering: retries to come are dropped, envelopes waiting for an ack count as not acknowledged. */
+  close(): void {
+    this.#closed = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    for (const pending of [...this.#pending.values()]) pending.settle(false);
+  }
+
+  /** One attempt: a fresh envelope, sent now when a connection is up, else on the next one. */
+  #send(payload: unknown, attempt: number, reason: string, retried: boolean, done: (acked: boolean) => void): void {
+    if (this.#closed) {
+      done(false);
+      return;
+    }
+    const frame: SocketEnvelope = {
+      envelope_id: randomUUID(),
+      payload,
+      type: "events_api",
+      accepts_response_payload: false,
+      retry_attempt: attempt,
+      retry_reason: reason,
+    };
+    this.envelopes.push(frame);
+    const timeout = this.#after(this.redelivery.answerWithinMs, () => {
+      // No ack in time: this envelope is failed; Slack retries with a new one, or gives up.
+      this.#pending.delete(frame.envelope_id);
+      const wait = retried ? this.redelivery.retryDelaysMs[attempt] : undefined;
+      if (wait === undefined || this.#closed) done(false);
+      else this.#after(wait, () => this.#send(payload, attempt + 1, "timeout", true, done));
+    });
+    this.#pending.set(frame.envelope_id, {
+      frame,
+      settle: (acked) => {
+        clearTimeout(timeout);
+        this.#timers.delete(timeout);
+        this.#pending.delete(frame.envelope_id);
+        done(acked);
+      },
+    });
+    const [socket] = this.#live;
+    if (socket && this.#fault === undefined) socket.send(JSON.stringify(frame));
+  }
+
+  #after(ms: number, run: () => void): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref();
+    this.#timers.add(timer);
+    return timer;
+  }
+
   #accept(socket: WebSocket, ticket: string): void {
     this.#connections++;
     if (!this.#tickets.delete(ticket) || this.#fault === "refuse" || this.#fault === "close") {
@@ -125,7 +180,7 @@ export class FakeSlackSocket {
         connection_info: { app_id: this.appId },
       }),
     );
-    // What the app did not acknowledge before is sent again.
+    // What waits for its ack is sent again on the new connection.
     for (const { frame } of this.#pending.values()) socket.send(JSON.stringify(frame));
   }
 

@@ -2,9 +2,16 @@
  * The fake Slack, exported on `@chorus/channel-slack/testing` so that end-to-end tests and
  * others run against the same platform this package's tests use.
  */
-export { FakeSlackHttpEvents, type PostedDelivery, type PostOptions } from "./fake-events.js";
+export {
+  FakeSlackHttpEvents,
+  type PostedDelivery,
+  type PostOptions,
+  SLACK_REDELIVERY,
+  type SlackRedelivery,
+  type SlackRetryReason,
+} from "./fake-events.js";
 export { createFakeSlack, FakeSlack, type FakeSlackOptions, type UserMessage } from "./fake-slack.js";
-export { FakeSlackSocket } from "./fake-socket.js";
+export { FakeSlackSocket, type SocketEnvelope } from "./fake-socket.js";
 export {
   type FakeConversation,
   type FakeConversationType,
