@@ -110,7 +110,10 @@ describe("topic threads", () => {
     });
     const event = await h.running.waitForEvent((e) => e.type === "message" && e.text === "in the thread");
     expect(event.conversation.threadId).toBe(inThread.thread_id);
-    const ref = await h.running.instance.send({ id: h.team.chat_id, threadId: inThread.thread_id }, { text: "noted" });
+    const ref = await h.running.instance.send(
+      { id: h.team.chat_id, threadId: inThread.thread_id as string },
+      { text: "noted" },
+    );
     const [sent] = sends();
     expect(sent?.path).toBe(`/open-apis/im/v1/messages/${root.message_id}/reply`);
     expect(sent?.body.reply_in_thread).toBe(true);
@@ -123,7 +126,7 @@ describe("topic threads", () => {
     const forum = h.fake.addChat({ name: "Forum", mode: "topic", members: [h.ann] });
     const topic = await h.fake.userSends({ chatId: forum.chat_id, from: h.ann, text: "a new topic" });
     expect(topic.thread_id).toMatch(/^omt_/u);
-    await h.running.instance.send({ id: forum.chat_id, threadId: topic.thread_id }, { text: "first answer" });
+    await h.running.instance.send({ id: forum.chat_id, threadId: topic.thread_id as string }, { text: "first answer" });
     expect(sends().map((s) => [s.path, s.body.reply_in_thread])).toEqual([
       [`/open-apis/im/v1/messages/${topic.message_id}/reply`, true],
     ]);

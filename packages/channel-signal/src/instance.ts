@@ -26,7 +26,7 @@ export function createSignalInstance(ctx: ChannelContext<SignalConfig>): Channel
   let bot: SignalBot | undefined;
   let status: ChannelStatus = { state: "stopped" };
   /** Why the daemon cannot be used right now: its process, the event stream, or the last call. */
-  const problems: { daemon?: string; stream?: string; call?: string } = {};
+  const problems: { daemon?: string | undefined; stream?: string | undefined; call?: string | undefined } = {};
   let run: AbortController | undefined;
   let stream: EventStream | undefined;
   let daemon: SignalDaemon | undefined;

@@ -7,6 +7,7 @@ import {
   resolveEmoji,
   stripVariationSelectors,
   UnsupportedEmojiError,
+  withSkinTone,
 } from "@chorus/core";
 
 /**
@@ -45,8 +46,15 @@ export function slackName(input: string): string {
   throw notSlackEmoji(input, "it is neither an emoji nor a Slack emoji name");
 }
 
-/** What an inbound reaction shows the agent: the emoji where Slack's name has one, else the name. */
+/** What an inbound reaction shows the agent: the emoji where Slack's name has one (toned too), else the name. */
 export function emojiOfName(name: string): string {
+  const toned = SKIN_TONE.exec(name);
+  if (toned) {
+    const base = resolveEmoji(toned[1] as string);
+    // Slack's skin-tone-2 … 6 are the five tones, light to dark.
+    const emoji = base && withSkinTone(base, Number(toned[2]) - 1);
+    return emoji?.unicode ?? name;
+  }
   return resolveEmoji(name)?.unicode ?? name;
 }
 

@@ -62,6 +62,7 @@ function normalizeMessage(updateId: number, message: Message, ctx: InboundContex
   const sender = message.sender_chat ? chatParticipant(message.sender_chat) : message.from && participant(message.from);
   if (!sender) return { events: [] };
   const reply = realReply(message);
+  const replyText = reply ? textOf(reply) : undefined;
   const event: InboundMessageEvent = {
     type: "message",
     eventId: String(updateId),
@@ -75,7 +76,7 @@ function normalizeMessage(updateId: number, message: Message, ctx: InboundContex
             messageId: String(reply.message_id),
             fromBot: reply.from?.id === ctx.bot.id,
             ...(reply.from ? { senderId: String(reply.from.id) } : {}),
-            ...(textOf(reply) !== undefined ? { text: textOf(reply) } : {}),
+            ...(replyText !== undefined ? { text: replyText } : {}),
           },
         }
       : {}),

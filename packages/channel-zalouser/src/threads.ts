@@ -42,10 +42,10 @@ export class Threads {
         const ids = info.memberIds?.length ? info.memberIds : [...names.keys()];
         return {
           name: info.name ?? groupId,
-          members: ids.map((id) => ({
-            id: String(id),
-            ...(names.get(String(id)) ? { name: names.get(String(id)) } : {}),
-          })),
+          members: ids.map((id): Participant => {
+            const name = names.get(String(id));
+            return { id: String(id), ...(name ? { name } : {}) };
+          }),
         };
       },
     });

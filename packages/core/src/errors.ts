@@ -15,11 +15,11 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ChorusErrorOptions {
   /** True when the same call may succeed if tried again later. */
-  retryable?: boolean;
+  retryable?: boolean | undefined;
   /** What the caller (often the agent) can do instead. */
-  hint?: string;
+  hint?: string | undefined;
   /** Structured facts for programs (alternatives, the offending path, …). */
-  details?: Record<string, unknown>;
+  details?: Record<string, unknown> | undefined;
   cause?: unknown;
 }
 

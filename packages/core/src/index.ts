@@ -6,6 +6,7 @@ export {
   type ResolvedEmoji,
   resolveEmoji,
   stripVariationSelectors,
+  withSkinTone,
 } from "./emoji/resolve.js";
 export { defineVocabulary, ReactionVocabulary, type VocabularyEntry } from "./emoji/vocabulary.js";
 export {

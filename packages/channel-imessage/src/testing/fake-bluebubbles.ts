@@ -27,7 +27,9 @@ export interface FakeBlueBubbles {
   /** A chat; a group when its GUID is `iMessage;+;…`. */
   addChat(chat: { guid: string; displayName?: string; participants: string[] }): FakeChat;
   /** Someone writes (optionally an inline reply); returns the `new-message` hook (not yet delivered). */
-  userSends(input: { chatGuid: string; from: string; text: string; replyTo?: string }): FakeHook & { guid: string };
+  userSends(input: { chatGuid: string; from: string; text: string; replyTo?: string | undefined }): FakeHook & {
+    guid: string;
+  };
   /**
    * Someone taps back: a kind (`love`, `-love`) or any other emoji (macOS 15's emoji tapbacks,
    * type 2006/3006). The row's type is a name as the server's transformer writes it, or with

@@ -19,9 +19,9 @@ export interface DeliverOptions {
   /** Sign with this secret instead of the bot's. */
   secret?: string;
   /** Use this `X-Nextcloud-Talk-Random` (a replay reuses one). */
-  random?: string;
+  random?: string | undefined;
   /** Send this signature verbatim. */
-  signature?: string;
+  signature?: string | undefined;
   /** Send this `X-Nextcloud-Talk-Backend` instead of the fake's URL with its trailing slash. */
   backend?: string;
 }

@@ -1,4 +1,4 @@
-import { emojiKey, resolveEmoji } from "@chorus/core";
+import { emojiKey, type ResolvedEmoji, resolveEmoji, withSkinTone } from "@chorus/core";
 
 /** A person or bot in the fake workspace. */
 export interface FakeUser {
@@ -88,7 +88,7 @@ export class FakeSlackState {
   /** Whether Slack knows `name` as an emoji: a standard short name (no unicode), or a custom one. */
   knowsEmoji(name: string): boolean {
     if (this.customEmoji.has(name)) return true;
-    return /^[a-z0-9_+'-]+(::skin-tone-[2-6])?$/.test(name) && resolveEmoji(name) !== undefined;
+    return /^[a-z0-9_+'-]+(::skin-tone-[2-6])?$/.test(name) && slackEmoji(name) !== undefined;
   }
 
   /** Adds a reaction; false when that user already holds it. */
@@ -115,9 +115,16 @@ export class FakeSlackState {
   }
 }
 
+/** The emoji a Slack short name stands for, skin tones (`thumbsup::skin-tone-3`: tones 2–6) included. */
+function slackEmoji(name: string): ResolvedEmoji | undefined {
+  const toned = /^(.+)::skin-tone-([2-6])$/.exec(name);
+  const base = resolveEmoji(toned ? (toned[1] as string) : name);
+  return toned && base ? withSkinTone(base, Number(toned[2]) - 1) : base;
+}
+
 function sameEmoji(a: string, b: string): boolean {
   if (a === b) return true;
-  const [x, y] = [resolveEmoji(a), resolveEmoji(b)];
+  const [x, y] = [slackEmoji(a), slackEmoji(b)];
   return x !== undefined && y !== undefined && emojiKey(x.bare) === emojiKey(y.bare);
 }
 

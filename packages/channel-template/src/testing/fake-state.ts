@@ -23,8 +23,8 @@ export interface NewMessage {
   conversationId: string;
   author: AcmeUser;
   text: string;
-  mentions?: string[];
-  replyTo?: string;
+  mentions?: string[] | undefined;
+  replyTo?: string | undefined;
 }
 
 /** Everything the fake Acme holds, and the only code that changes it. */

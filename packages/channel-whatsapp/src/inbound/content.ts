@@ -39,7 +39,7 @@ export interface MentionLabel {
   /** The user part of the mentioned JID, as it appears after `@` in the text. */
   readonly user: string;
   /** A name, or the phone number when only the LID was in the text; undefined keeps the text. */
-  readonly label?: string;
+  readonly label?: string | undefined;
 }
 
 /** Replaces each `@<user>` placeholder of a mentioned person with `@<label>` where one is known. */

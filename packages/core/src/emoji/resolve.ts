@@ -28,7 +28,6 @@ interface EmojiIndex {
 
 const VARIATION_SELECTORS = /[\uFE0E\uFE0F]/gu;
 const SKIN_TONES = [0x1f3fb, 0x1f3fc, 0x1f3fd, 0x1f3fe, 0x1f3ff];
-const SLACK_SKIN_TONE = /^:?([^:\s]+):{1,2}skin-tone-([2-6]):?$/u;
 /** Combining enclosing keycap: keycap emoji (`#️⃣`, `1️⃣`) start with an ASCII character. */
 const KEYCAP = "\u20E3";
 let index: EmojiIndex | undefined;
@@ -51,7 +50,8 @@ export function emojiKey(text: string): string {
 
 /**
  * Finds an emoji from unicode (with or without U+FE0F, with skin tones), a shortcode with or
- * without colons (`thumbsup`, `:+1:`, `:wave::skin-tone-3:`), or an emoticon (`<3`).
+ * without colons (`thumbsup`, `:+1:`, `thumbsup_tone3`), or an emoticon (`<3`). A platform's own
+ * skin-tone syntax (Slack's `wave::skin-tone-3`) is read by that platform's package, with `withSkinTone`.
  */
 export function resolveEmoji(input: string): ResolvedEmoji | undefined {
   const text = input.trim();
@@ -65,14 +65,18 @@ export function resolveEmoji(input: string): ResolvedEmoji | undefined {
   }
   const emoticon = idx.byEmoticon.get(text);
   if (emoticon) return emoticon;
-  const toned = SLACK_SKIN_TONE.exec(text);
-  if (toned) {
-    const base = lookupName(idx, toned[1] as string);
-    const tone = Number(toned[2]) - 1;
-    if (!base) return undefined;
-    return idx.byKey.get(emojiKey(withSkinTone(base.bare, SKIN_TONES[tone - 1] as number))) ?? base;
-  }
   return lookupName(idx, stripColons(text));
+}
+
+/**
+ * `emoji` with skin tone `tone` (1 light … 5 dark) where the data set has that variant; the emoji
+ * itself where it takes no tone; undefined for a tone out of range.
+ */
+export function withSkinTone(emoji: ResolvedEmoji, tone: number): ResolvedEmoji | undefined {
+  const modifier = SKIN_TONES[tone - 1];
+  if (!Number.isInteger(tone) || modifier === undefined) return undefined;
+  const base = emoji.base ?? emoji;
+  return emojiIndex().byKey.get(emojiKey(toned(base.bare, modifier))) ?? base;
 }
 
 /** Every emoji of the data set without a skin tone, in the data set's order (for suggesting names). */
@@ -96,7 +100,7 @@ function stripColons(text: string): string {
 }
 
 /** The tone modifier follows the first code point, also in ZWJ sequences (🙅🏼‍♂️). */
-function withSkinTone(bare: string, tone: number): string {
+function toned(bare: string, tone: number): string {
   const head = String.fromCodePoint(bare.codePointAt(0) as number);
   return head + String.fromCodePoint(tone) + bare.slice(head.length);
 }

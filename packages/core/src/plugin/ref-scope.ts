@@ -13,13 +13,13 @@ export interface RefScope {
 export interface RefParts {
   readonly conversationId: string;
   readonly messageId: string;
-  readonly threadId?: string;
+  readonly threadId?: string | undefined;
   /** Whether the bot sent it; derived from `authorId` when that is given instead. */
-  readonly fromBot?: boolean;
+  readonly fromBot?: boolean | undefined;
   /** The author's platform id: `fromBot` is `authorId === scope.botId`. */
-  readonly authorId?: string;
+  readonly authorId?: string | undefined;
   /** Platform specifics the plugin needs to address the message again (DESIGN §2.3). */
-  readonly data?: { readonly [key: string]: JsonValue };
+  readonly data?: { readonly [key: string]: JsonValue } | undefined;
 }
 
 /** The `MessageRef` of one message of this instance (DESIGN §2.3). */

@@ -29,7 +29,7 @@ export interface MemoryChannelOptions {
   /** The reaction flags this plugin declares (they should match the platform's rules). */
   reactions?: Partial<Omit<ReactionCapabilities, "vocabulary">>;
   /** A closed reaction vocabulary, in platform form, with what maps onto each entry. */
-  vocabulary?: readonly (string | VocabularyEntry)[];
+  vocabulary?: readonly (string | VocabularyEntry)[] | undefined;
   maxTextLength?: number;
 }
 
