@@ -6,24 +6,62 @@
 // Every package stays external, resolved from node_modules as before: third-party dependencies
 // (npm installs them; the SQLite package carries native binaries), and @chorus/core, @chorus/channel-kit and zod,
 // whose classes, symbols and schemas plugins share with the gateway by identity: one copy each.
-import { isAbsolute } from "node:path";
+//
+// Then the webchat page's script, from its TypeScript in src/webchat/page/ (type-checked by
+// tsconfig.page.json), as one ES2020 browser script beside the CLI: dist/bin/webchat-page.js, with its
+// stylesheet as dist/bin/webchat-page.css. The gateway reads both on the first `GET /` (webchat/page.ts).
+import { readFile } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
 import { defineConfig } from "rolldown";
 
-export default defineConfig({
-  // The library entry (`@chorus/gateway`'s exports) is bundled beside the CLI, sharing its chunks, so
-  // the package ships one copy of the gateway's code, not the bundle and tsc's files both.
-  input: { chorus: "dist/cli/main.js", index: "dist/index.js" },
-  platform: "node",
-  external: (id) => !id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\0"),
-  output: {
-    dir: "dist/bin",
-    cleanDir: true,
-    format: "esm",
-    entryFileNames: "[name].js",
-    chunkFileNames: "[name]-[hash].js",
-    // Maps from each chunk to the dist/ modules in it: test/e2e/start-modules.test.ts reads them
-    // to tell which modules a start loaded. (Not published: `files` leaves out *.map.)
-    sourcemap: true,
-    sourcemapExcludeSources: true,
+/** The page's sources by absolute path: its build also runs from tests, whatever their directory. */
+const page = (path) => join(import.meta.dirname, path);
+
+/** The page's stylesheet, next to its script: the gateway inlines both (CSP hashes, no other request). */
+const pageStyle = {
+  name: "webchat-page-style",
+  async generateBundle() {
+    const file = page("src/webchat/page/style.css");
+    this.addWatchFile(file);
+    this.emitFile({ type: "asset", fileName: "webchat-page.css", source: await readFile(file, "utf8") });
   },
-});
+};
+
+export default defineConfig([
+  {
+    // The library entry (`@chorus/gateway`'s exports) is bundled beside the CLI, sharing its chunks, so
+    // the package ships one copy of the gateway's code, not the bundle and tsc's files both.
+    input: { chorus: "dist/cli/main.js", index: "dist/index.js" },
+    platform: "node",
+    external: (id) => !id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\0"),
+    output: {
+      dir: "dist/bin",
+      cleanDir: true,
+      format: "esm",
+      entryFileNames: "[name].js",
+      chunkFileNames: "[name]-[hash].js",
+      // Maps from each chunk to the dist/ modules in it: test/e2e/start-modules.test.ts reads them
+      // to tell which modules a start loaded. (Not published: `files` leaves out *.map.)
+      sourcemap: true,
+      sourcemapExcludeSources: true,
+    },
+  },
+  {
+    // Built after the CLI (whose build empties dist/bin first).
+    input: { "webchat-page": page("src/webchat/page/main.ts") },
+    platform: "browser",
+    tsconfig: page("tsconfig.page.json"),
+    transform: { target: "es2020" },
+    plugins: [pageStyle],
+    output: {
+      dir: "dist/bin",
+      format: "iife",
+      strict: true,
+      entryFileNames: "[name].js",
+      // A map without a comment in the script (the page inlines it): it names the sources the script
+      // was built from, which src/webchat/page-build.test.ts checks.
+      sourcemap: "hidden",
+      sourcemapExcludeSources: true,
+    },
+  },
+]);

@@ -2,14 +2,19 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
-import { PairingStore } from "../src/access/pairing-store.js";
-import { checkAccess } from "../src/access/policy.js";
-import { defaultMentionPatterns } from "../src/config/mention-patterns.js";
-import type { ChannelSettings } from "../src/config/schema.js";
-import { GroupContextStore } from "../src/groups/context-store.js";
-import { formatBatch, pendingOf, resolveHistoryLimit } from "../src/groups/history.js";
-import { compileMentionPatterns, detectMention } from "../src/groups/mentions.js";
 import { type InboxInsert, StateStore } from "../src/state/index.js";
+import {
+  type ChannelSettings,
+  checkAccess,
+  compileMentionPatterns,
+  defaultMentionPatterns,
+  detectMention,
+  formatBatch,
+  GroupContextStore,
+  PairingStore,
+  pendingOf,
+  resolveHistoryLimit,
+} from "../src/testing/index.js";
 import { recordFigures } from "./support/results.js";
 import { percentile } from "./support/stats.js";
 

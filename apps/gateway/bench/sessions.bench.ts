@@ -2,9 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
-import { TurnQueue } from "../src/sessions/queue.js";
-import { SessionStore } from "../src/sessions/store.js";
 import { StateStore } from "../src/state/index.js";
+import { SessionStore, TurnQueue } from "../src/testing/index.js";
 import { recordFigures } from "./support/results.js";
 
 const SESSIONS = 10_000;

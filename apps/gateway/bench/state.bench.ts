@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
 import { StateStore } from "../src/state/index.js";
-import { startTestPostgres } from "../src/testing/postgres-server.js";
+import { startTestPostgres } from "../src/testing/index.js";
 import type { StateMeasurement } from "./support/measure-state.js";
 import { measureInPlainNode } from "./support/plain-node.js";
 import { type Figure, recordFigures } from "./support/results.js";

@@ -1,9 +1,11 @@
-export * from "./agent/index.js";
-export * from "./config/index.js";
-export * from "./home.js";
-export * from "./log.js";
-export * from "./plugins/index.js";
-export { type RunningGateway, type StartGatewayOptions, startGateway } from "./runtime/gateway.js";
-export * from "./sessions/index.js";
-export * from "./state/index.js";
-export * from "./webchat/index.js";
+// `@chorus/gateway` as a library: start a gateway from a config, as `chorus start` does. Everything
+// else is internal; tests and benchmarks reach it through `src/testing/`.
+export {
+  type GatewayConfig,
+  type LoadedConfig,
+  loadConfig,
+  type ParseConfigOptions,
+  parseConfig,
+} from "./config/index.js";
+export { type RunningGateway, type StartGatewayOptions, startGateway } from "./runtime/index.js";
+export { type ChorusPaths, chorusPaths, createLogger, resolveHome } from "./support/index.js";

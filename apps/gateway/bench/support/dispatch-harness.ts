@@ -5,23 +5,29 @@ import { Redactor } from "@chorus/channel-kit";
 import { MemoryStore } from "@chorus/channel-kit/state";
 import type { InboundMessageEvent } from "@chorus/core";
 import { pino } from "pino";
-import { PairingStore } from "../../src/access/pairing-store.js";
-import { DemoLanguageModel, type LanguageModelV3CallOptions } from "../../src/agent/index.js";
-import { runAsGateway } from "../../src/channels/containment.js";
-import { MessageToolExecutor } from "../../src/channels/message-tool.js";
-import { type ChannelEntry, ChannelRegistry } from "../../src/channels/registry.js";
-import { ChannelSupervisor } from "../../src/channels/supervisor.js";
-import { agentFor, parseConfig, resolveAgents } from "../../src/config/index.js";
-import { createLogger } from "../../src/log.js";
-import { SystemEvents } from "../../src/reaction-notifications/system-events.js";
-import { Dispatcher } from "../../src/runtime/dispatcher.js";
-import { MessageGate } from "../../src/runtime/gate.js";
-import { InboundRouter } from "../../src/runtime/inbound.js";
-import { InboxWriter } from "../../src/runtime/inbox.js";
-import { OpenedSessions, TurnQueue } from "../../src/sessions/index.js";
-import { MessageIndex, StateStore } from "../../src/state/index.js";
-import { TurnCommitter } from "../../src/turn/commit.js";
-import { type TurnRequest, TurnRunner } from "../../src/turn/run.js";
+import {
+  accountKey,
+  type ChannelEntry,
+  ChannelRegistry,
+  ChannelSupervisor,
+  createLogger,
+  createPipeline,
+  DemoLanguageModel,
+  ExternalTurns,
+  type LanguageModelV3CallOptions,
+  MessageIndex,
+  type MessageToolCalls,
+  MessageToolExecutor,
+  ModelFailures,
+  OpenedSessions,
+  PairingStore,
+  parseConfig,
+  resolveAgents,
+  runAsGateway,
+  StateStore,
+  SystemEvents,
+  TurnQueue,
+} from "../../src/testing/index.js";
 import { BENCH_CHANNEL_ID, type BenchChannel, createBenchChannel } from "./bench-channel.js";
 
 /** What one message through the harness measured. */
@@ -61,28 +67,13 @@ interface Waiting {
   committed(error?: unknown): void;
 }
 
-/** Runs the real turn and says when it committed. */
-class CommitSignallingTurnRunner extends TurnRunner {
-  onCommitted: (error?: unknown) => void = () => {};
-
-  override async run(request: TurnRequest): Promise<void> {
-    try {
-      await super.run(request);
-      this.onCommitted();
-    } catch (error) {
-      this.onCommitted(error);
-      throw error;
-    }
-  }
-}
-
 /**
  * The gateway's path from a channel's `emit(event)` to the model call, exactly as `startGateway`
- * wires it: `ChannelSupervisor` → `InboundRouter` (the durable inbox on SQLite, with its dedupe
- * key and the inbound ref, `sessionKeyFor`) → `Dispatcher` (`TurnQueue`, the session's next inbox
- * row) → the real `TurnRunner` (session store, transcript history from the database, `message`
- * tool schema, system prompt, typing indicator) → `runTurn` → the turn loop → the default model of a
- * config-less gateway, the offline demo model.
+ * wires it: `ChannelSupervisor` → the pipeline `createPipeline` builds (receive: the durable inbox on
+ * SQLite, with its dedupe key and the inbound ref, `sessionKeyFor`; schedule: `TurnQueue`, the
+ * session's next inbox row; decide; handle: the real `TurnRunner` — session store, transcript history
+ * from the database, `message` tool schema, system prompt, typing indicator — then commit and
+ * deliver) → `runTurn` → the turn loop → the default model of a config-less gateway, the offline demo model.
  *
  * The clock stops when the turn loop calls the model's `doGenerate`: that is the moment a real turn
  * would start waiting for a model, so everything before it is the gateway's own overhead and
@@ -106,34 +97,39 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
   const queue = new TurnQueue({ maxConcurrent: config.agents.defaults.maxConcurrentTurns });
   const sessions = new OpenedSessions(home, state);
   const sessionsOf = sessions.of;
-  const tools = new MessageToolExecutor(registry, index);
-  const committer = new TurnCommitter(state, tools, logger);
-  const systemEvents = new SystemEvents(state);
-  const turns = new CommitSignallingTurnRunner({ config, sessionsOf, tools, committer, systemEvents, logger });
-  const gate = new MessageGate({ config, state, pairing: await PairingStore.open(state) });
-  const router = new InboundRouter({
+  const executor = new MessageToolExecutor(registry, index);
+  /** The deliver step sends a reply with its outbox row's idempotency key: the end of a turn's way. */
+  let onDelivered: (error?: unknown) => void = () => {};
+  const tools: MessageToolCalls = {
+    async execute(input, scope, callOptions) {
+      if (callOptions?.idempotencyKey === undefined) return executor.execute(input, scope, callOptions);
+      try {
+        const sent = await executor.execute(input, scope, callOptions);
+        onDelivered();
+        return sent;
+      } catch (error) {
+        onDelivered(error);
+        throw error;
+      }
+    },
+  };
+  const pipeline = createPipeline({
     config,
-    agentFor: (entry) => agentFor(agents, entry.settings),
-    sessionsOf,
-    index,
-    inbox: new InboxWriter(state),
-    registry,
-    committer,
-    fenceOf: () => undefined,
-    gate,
-    turns,
-    tools,
-    systemEvents,
-    logger,
-    shared: state.backend === "postgres",
-  });
-  router.dispatcher = new Dispatcher({
+    agents,
     state,
+    registry,
+    index,
     queue,
-    committer,
+    tools,
+    sessionsOf,
+    systemEvents: new SystemEvents(state),
+    pairing: await PairingStore.open(state),
+    failures: new ModelFailures(),
+    external: new ExternalTurns(tools),
+    fenceOf: () => undefined,
     runsHere: () => true,
-    handle: (row, signal, step) => router.process(row, signal, step),
-    handleLoose: (row) => router.processLoose(row),
+    onReceived: () => {},
+    shared: false,
     logger,
   });
   const supervisor: ChannelSupervisor = new ChannelSupervisor({
@@ -148,7 +144,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
       logger,
       signal,
       // As runtime/accounts.ts: the gateway's own work runs outside the channel's containment context.
-      emit: (event) => runAsGateway(() => router.accept(entry, event)),
+      emit: (event) => runAsGateway(() => pipeline.receive(entry, event)),
       http: { route: () => {}, url: (path) => `http://127.0.0.1/hooks/${BENCH_CHANNEL_ID}${path}` },
     }),
   });
@@ -156,6 +152,8 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
   const entry: ChannelEntry = {
     plugin: channel.plugin,
     accountId: "default",
+    key: accountKey(BENCH_CHANNEL_ID, "default"),
+    builtin: false,
     settings: { dmPolicy: "open", groupPolicy: "open" },
     supervisor,
     redactor: new Redactor(),
@@ -204,7 +202,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
         };
       });
       waiting = current;
-      turns.onCommitted = (error) => current.committed(error);
+      onDelivered = (error) => current.committed(error);
       const emittedAt = performance.now();
       channel.emit(event);
       await committed;
@@ -220,6 +218,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
     async close() {
       DemoLanguageModel.prototype.doGenerate = originalGenerate;
       await queue.drain(10_000);
+      pipeline.stop();
       await supervisor.stop();
       await index.flush();
       await sessions.close();

@@ -1,7 +1,6 @@
 import { closeSync, fsyncSync, openSync } from "node:fs";
 import type { InboundMessageEvent } from "@chorus/core";
-import { InboxWriter } from "../../src/runtime/inbox.js";
-import { StateStore } from "../../src/state/index.js";
+import { InboxWriter, StateStore } from "../../src/testing/index.js";
 import { fillSessions, measureTurnState, openTurnState, type TurnStateSample } from "./state-turn.js";
 import { percentile } from "./stats.js";
 

@@ -1,13 +1,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { MessageToolCalls } from "../../src/channels/message-tool.js";
-import { InboxWriter } from "../../src/runtime/inbox.js";
-import { rowOf, SessionStore } from "../../src/sessions/store.js";
-import { TranscriptStore } from "../../src/sessions/transcript.js";
-import type { StateStore } from "../../src/state/index.js";
-import { TurnCommitter } from "../../src/turn/commit.js";
-import { readHistory, recordTurn } from "../../src/turn/transcript.js";
+import {
+  Committer,
+  createDeliver,
+  type Deliver,
+  InboxWriter,
+  type MessageToolCalls,
+  readHistory,
+  recordTurn,
+  rowOf,
+  SessionStore,
+  type StateStore,
+  TranscriptStore,
+} from "../../src/testing/index.js";
 import { percentile } from "./stats.js";
 
 const KEY = (i: number) => `agent:main:telegram:group:-100${String(i).padStart(9, "0")}`;
@@ -80,7 +86,8 @@ export interface TurnStateContext {
   state: StateStore;
   store: SessionStore;
   transcripts: TranscriptStore;
-  committer: TurnCommitter;
+  committer: Committer;
+  deliver: Deliver;
   inbox: InboxWriter;
   /** Writes the sessions.json mirror and stops its worker. */
   close(): Promise<void>;
@@ -101,7 +108,8 @@ export async function openTurnState(state: StateStore): Promise<TurnStateContext
     state,
     store,
     transcripts: new TranscriptStore(state),
-    committer: new TurnCommitter(state, tools, { warn: () => undefined }),
+    committer: new Committer(state),
+    deliver: createDeliver({ state, tools, logger: { warn: () => undefined } }),
     inbox: new InboxWriter(state),
     close: async () => {
       await store.close();
@@ -125,7 +133,7 @@ export async function measureTurnState(
   sessions: number,
   turns: number,
 ): Promise<TurnStateSample[]> {
-  const { store, transcripts, committer, inbox } = context;
+  const { store, transcripts, committer, deliver, inbox } = context;
   const samples: TurnStateSample[] = [];
   for (let t = 0; t < turns; t++) {
     const i = (t * 7919) % sessions;
@@ -184,7 +192,7 @@ export async function measureTurnState(
     });
     store.committed(record.session);
     const t3 = performance.now();
-    await committer.deliver(outbox);
+    await deliver(outbox);
     const t4 = performance.now();
     const durableAt = await durable;
     samples.push({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChannelSettings } from "../config/schema.js";
+import type { ChannelSettings } from "../config/index.js";
 import { type AccessSender, isOwner, isSelf, matchesAllowList } from "./allowlist.js";
 
 const alice: AccessSender = { id: "u-alice", name: "Alice", e164: "+4915112345678" };

@@ -1,4 +1,4 @@
-import type { ChannelSettings } from "../config/schema.js";
+import type { ChannelSettings } from "../config/index.js";
 import { phoneDigits } from "./phone.js";
 
 /** Someone an allowlist may admit: the sender of a message, or the actor of a reaction. */

@@ -1,7 +1,7 @@
 import { ChorusError } from "@chorus/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StateStore } from "../state/index.js";
-import { openTestState, type TestState } from "../testing/state.js";
+import { openTestState, type TestState } from "../testing/index.js";
 import { describeSender, normalizePairingCode, PAIRING_CODE_ALPHABET, PAIRING_CODE_TTL_MS } from "./pairing.js";
 import { PAIRING_KEY, PAIRING_SCOPE, PairingStore } from "./pairing-store.js";
 

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
-import type { ChorusPaths } from "../home.js";
+import type { ChorusPaths } from "../support/index.js";
 
 /*
  * Direct-chat pairing (`dmPolicy: "pairing"`): what a request and an approval are, the codes, and
@@ -19,8 +19,8 @@ export const EXPIRED_KEPT_MS = 86_400_000;
 /** Who asked to pair. */
 export interface PairingSender {
   id: string;
-  name?: string;
-  e164?: string;
+  name?: string | undefined;
+  e164?: string | undefined;
 }
 
 /** A sender of one channel account, as pending and approved entries name them. */
@@ -28,8 +28,8 @@ export interface PairingSubject {
   channel: string;
   accountId: string;
   senderId: string;
-  name?: string;
-  e164?: string;
+  name?: string | undefined;
+  e164?: string | undefined;
 }
 
 /** A code waiting for the owner's `chorus pairing approve`. */
@@ -102,7 +102,11 @@ export function newCode(data: PairingFile): string {
 }
 
 /** `Name (+E164, id …)` for messages and listings. */
-export function describeSender(entry: { senderId: string; name?: string; e164?: string }): string {
+export function describeSender(entry: {
+  senderId: string;
+  name?: string | undefined;
+  e164?: string | undefined;
+}): string {
   const facts = [entry.e164, `id ${entry.senderId}`].filter((part) => part !== undefined).join(", ");
   return entry.name ? `${entry.name} (${facts})` : facts;
 }

@@ -1,6 +1,5 @@
 import { isChorusError } from "@chorus/core";
-import { groupConfigFor } from "../config/channels.js";
-import type { ChannelSettings } from "../config/schema.js";
+import { type ChannelSettings, groupConfigFor } from "../config/index.js";
 import { type AccessBot, type AccessSender, isOwner, isSelf, matchesAllowList } from "./allowlist.js";
 import type { PairingStore } from "./pairing-store.js";
 

@@ -1,6 +1,6 @@
 import { buildMessageTool, type ChannelCapabilities, ChorusError, type MessageToolInput } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import type { ModelConfig } from "../config/schema.js";
+import type { ModelConfig } from "../config/index.js";
 import { DemoLanguageModel } from "./demo-model.js";
 import { planDemoStep } from "./demo-reply.js";
 import { readModelStream } from "./model-step.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBatch } from "../groups/history.js";
+import { formatBatch } from "../groups/index.js";
 import { demoText, readGroupBatch } from "./demo-reply.js";
 
 const at = 0;

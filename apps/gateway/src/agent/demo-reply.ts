@@ -1,4 +1,4 @@
-import { CONTEXT_MARKER, CONTINUATION, CURRENT_MARKER } from "../groups/history.js";
+import { CONTEXT_MARKER, CONTINUATION, CURRENT_MARKER } from "../groups/index.js";
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from "./types.js";
 
 /** The emoji the demo agent reacts with. */

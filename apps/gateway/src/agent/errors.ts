@@ -7,7 +7,7 @@ import {
   TypeValidationError,
 } from "@ai-sdk/provider";
 import { ChorusError, type ErrorCode } from "@chorus/core";
-import type { ModelConfig } from "../config/schema.js";
+import type { ModelConfig } from "../config/index.js";
 import { isAbortError, ModelRetriesError } from "./model-retries.js";
 import { IncompleteModelReplyError } from "./model-step.js";
 
@@ -79,9 +79,9 @@ export function toAgentError(error: unknown, config: ModelConfig, context: Agent
 }
 
 interface Failure {
-  retryable?: boolean;
-  hint?: string;
-  details?: Record<string, unknown>;
+  retryable?: boolean | undefined;
+  hint?: string | undefined;
+  details?: Record<string, unknown> | undefined;
 }
 
 const INVALID_REPLY_HINT = "Check that baseURL points at an OpenAI-compatible /v1 endpoint.";

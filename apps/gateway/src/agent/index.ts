@@ -1,3 +1,4 @@
+// The model side of a turn: providers and their packages, the offline demo model, the turn loop with the `message` tool, system prompt, retries and failures.
 export { DemoLanguageModel } from "./demo-model.js";
 export { DEMO_REACTION, type DemoStep, demoText, planDemoStep, readGroupBatch } from "./demo-reply.js";
 export { AgentError, type AgentErrorContext, describeModel, toAgentError } from "./errors.js";
@@ -11,7 +12,9 @@ export {
   modelLabel,
 } from "./model.js";
 export {
+  assertProviderInstalled,
   findProviderPackage,
+  isPackagedProvider,
   ModelProviderMissingError,
   type PackagedProvider,
   PROVIDER_PACKAGES,

@@ -1,5 +1,5 @@
 import { ChorusError } from "@chorus/core";
-import type { ModelConfig, RemoteModelConfig } from "../config/schema.js";
+import type { ModelConfig, RemoteModelConfig } from "../config/index.js";
 import { DemoLanguageModel } from "./demo-model.js";
 import type { LanguageModelV3 } from "./types.js";
 

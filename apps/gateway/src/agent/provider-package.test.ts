@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { installGatewayLayout } from "../testing/provider-install.js";
+import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
+import { installGatewayLayout } from "../testing/index.js";
 import {
   assertProviderInstalled,
   findProviderPackage,

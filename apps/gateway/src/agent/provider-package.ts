@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import { ChorusError } from "@chorus/core";
-import type { ModelProvider } from "../config/schema.js";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { nodeModulesChain } from "../plugins/scan.js";
+import type { ModelProvider } from "../config/index.js";
+import { nodeModulesChain } from "../plugins/index.js";
+import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
 
 /**
  * The package each `provider:` value loads. They are optional peer dependencies of the gateway

@@ -1,6 +1,6 @@
 import { buildMessageTool, type MessageToolInput } from "@chorus/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ModelConfig } from "../config/schema.js";
+import type { ModelConfig } from "../config/index.js";
 import {
   createFakeAnthropic,
   createFakeGoogle,

@@ -1,5 +1,5 @@
 import type { MessageToolDefinition, MessageToolInput } from "@chorus/core";
-import type { ModelConfig } from "../config/schema.js";
+import type { ModelConfig } from "../config/index.js";
 
 export type {
   LanguageModelV3,

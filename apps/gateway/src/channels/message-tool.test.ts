@@ -7,7 +7,8 @@ import { ChorusError, silentLogger } from "@chorus/core";
 import { createMemoryChannel, createMemoryPlatform, type MemoryPlatform } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MessageIndex } from "../state/index.js";
-import { openTestState, type TestState } from "../testing/state.js";
+import { openTestState, type TestState } from "../testing/index.js";
+import { accountKey } from "./account-key.js";
 import { MessageToolExecutor } from "./message-tool.js";
 import { ChannelRegistry } from "./registry.js";
 import { ChannelSupervisor } from "./supervisor.js";
@@ -50,7 +51,15 @@ describe("MessageToolExecutor", () => {
         http: { route: () => {}, url: (path) => path },
       }),
     });
-    registry.add({ plugin: plugin as never, accountId: "default", settings: {}, supervisor, redactor: new Redactor() });
+    registry.add({
+      plugin: plugin as never,
+      accountId: "default",
+      key: accountKey(plugin.id, "default"),
+      builtin: false,
+      settings: {},
+      supervisor,
+      redactor: new Redactor(),
+    });
     await supervisor.start();
     test = await openTestState(undefined, dir);
     index = new MessageIndex({ db: test.state.db, refs: test.state.refs });

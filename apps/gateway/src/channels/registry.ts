@@ -1,12 +1,17 @@
 import type { Redactor } from "@chorus/channel-kit";
 import { type ChannelInstance, type ChannelPlugin, ChorusError } from "@chorus/core";
-import type { ChannelSettings } from "../config/schema.js";
+import type { ChannelSettings } from "../config/index.js";
+import { type AccountKey, accountKey } from "./account-key.js";
 import type { ChannelSupervisor } from "./supervisor.js";
 
 /** One configured channel account the gateway runs. */
 export interface ChannelEntry {
   plugin: ChannelPlugin<unknown>;
   accountId: string;
+  /** `accountKey(plugin.id, accountId)`. */
+  key: AccountKey;
+  /** Built into the gateway (the webchat), as discovery found it; not an installed package. */
+  builtin: boolean;
   settings: ChannelSettings;
   supervisor: ChannelSupervisor;
   /** Removes this account's secrets from what its channel reports. */
@@ -18,7 +23,12 @@ export class ChannelRegistry {
   readonly #entries = new Map<string, ChannelEntry>();
 
   add(entry: ChannelEntry): void {
-    this.#entries.set(`${entry.plugin.id}:${entry.accountId}`, entry);
+    this.#entries.set(entry.key, entry);
+  }
+
+  /** Whether this channel account is configured here. */
+  has(key: AccountKey): boolean {
+    return this.#entries.has(key);
   }
 
   all(): ChannelEntry[] {
@@ -27,7 +37,7 @@ export class ChannelRegistry {
 
   /** The entry of exactly this channel account, if it runs here. */
   find(channel: string, account: string): ChannelEntry | undefined {
-    const entry = this.#entries.get(`${channel}:${account}`);
+    const entry = this.#entries.get(accountKey(channel, account));
     return entry?.plugin.id === channel && entry.accountId === account ? entry : undefined;
   }
 

@@ -1,8 +1,8 @@
 import { Redactor, secretsOf } from "@chorus/channel-kit";
 import { type ChannelProbeResult, type ChannelStore, silentLogger } from "@chorus/core";
 import type { GatewayConfig } from "../config/index.js";
-import { type ChorusPaths, channelStateDir } from "../home.js";
-import { hookPath } from "../http/hooks.js";
+import { hookPath } from "../http/index.js";
+import { type ChorusPaths, channelStateDir } from "../support/index.js";
 import type { ValidatedChannel } from "./validate.js";
 import { checkWebhook, type WebhookCheck } from "./webhooks.js";
 

@@ -1,5 +1,5 @@
 import { originOf, probeRequest } from "@chorus/channel-kit";
-import { API_KEY_ENV, type RemoteModelConfig } from "../config/schema.js";
+import { API_KEY_ENV, type RemoteModelConfig } from "../config/index.js";
 
 /** What the doctor found about one agent's model: a line, and a fix when it cannot work. */
 export interface ModelProbe {

@@ -1,6 +1,6 @@
-import { findProviderPackage, isPackagedProvider, type ProviderPackage } from "../agent/provider-package.js";
+import { findProviderPackage, isPackagedProvider, type ProviderPackage } from "../agent/index.js";
 import { formatPath, type GatewayConfig, type ModelConfig } from "../config/index.js";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
+import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
 
 /** One agent's model as configured (its own, else `agents.defaults.model`) and the key path it sits at. */
 export interface AgentModel {

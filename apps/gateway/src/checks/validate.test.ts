@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ModelProviderMissingError } from "../agent/provider-package.js";
-import { chorusPaths } from "../home.js";
-import { installGatewayLayout } from "../testing/provider-install.js";
+import { ModelProviderMissingError } from "../agent/index.js";
+import { chorusPaths } from "../support/index.js";
+import { installGatewayLayout } from "../testing/index.js";
 import { type ConfigSource, validateInstallation, validationError, variableOf } from "./validate.js";
 import { checkWebhook, reachOf } from "./webhooks.js";
 

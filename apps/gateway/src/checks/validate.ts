@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type ChannelPlugin, ChorusError, isChorusError } from "@chorus/core";
 import type { z } from "zod";
-import { ModelProviderMissingError } from "../agent/provider-package.js";
+import { ModelProviderMissingError } from "../agent/index.js";
 import {
   type ChannelAccountConfig,
   ConfigError,
@@ -19,12 +19,9 @@ import {
   substituteEnv,
   validatePluginConfig,
 } from "../config/index.js";
-import type { ChorusPaths } from "../home.js";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { webchatBuiltin } from "../plugins/builtin.js";
-import { discoverChannels } from "../plugins/discover.js";
-import { findChannel, loadChannelPlugin } from "../plugins/load.js";
-import { webchatConfigSchema } from "../webchat/config.js";
+import { discoverChannels, findChannel, loadChannelPlugin, webchatBuiltin } from "../plugins/index.js";
+import { type ChorusPaths, GATEWAY_PACKAGE_DIR } from "../support/index.js";
+import { webchatConfigSchema } from "../webchat/index.js";
 import { agentProviders } from "./providers.js";
 
 /** Where the config file's name came from: `--config`, `CHORUS_CONFIG`, or the home's `chorus.json`. */
@@ -190,7 +187,8 @@ async function validateChannels(
       findings.push(...fromError(error, file));
       continue;
     }
-    if (id === "webchat") {
+    // A built-in channel (the webchat) has no package to load: its own schema checks its block.
+    if (discovery.channels.some((channel) => channel.id === id && channel.source === "builtin")) {
       for (const account of accounts) {
         const result = webchatConfigSchema.safeParse(account.pluginConfig);
         if (result.success) continue;

@@ -1,5 +1,5 @@
 import { type ChorusError, toChorusError } from "@chorus/core";
-import { installCommandFor } from "../plugins/index.js";
+import { installCommandFor, webchatBuiltin } from "../plugins/index.js";
 import { cliContext, discoverInstalledChannels, gatewayEndpoint } from "./context.js";
 import { callGateway, isUnreachable } from "./http-client.js";
 import { reportError } from "./output.js";
@@ -41,18 +41,20 @@ export async function channelsCommand(options: {
   } catch (error) {
     if (!isUnreachable(error)) refused = toChorusError(error);
   }
-  const installed = new Set(["webchat", ...discovery.channels.map((c) => c.id)]);
+  const builtins = [webchatBuiltin()];
+  const installed = new Set([...builtins, ...discovery.channels].map((c) => c.id));
   // Configured, but no plugin provides it: listed too, so it does not vanish from the list.
   const missing = Object.keys(config.channels)
     .filter((id) => !installed.has(id))
     .map((id) => ({ id, packageName: "(not installed)", version: "", source: "missing" }));
   const rows = [
-    { id: "webchat", packageName: "@chorus/gateway (built in)", version: "", source: "builtin" },
+    ...builtins.map((c) => ({ id: c.id, packageName: `${c.packageName} (built in)`, version: "", source: c.source })),
     ...discovery.channels.map((c) => ({ id: c.id, packageName: c.packageName, version: c.version, source: c.source })),
     ...missing,
   ].map((row) => ({
     ...row,
-    configured: row.id === "webchat" ? config.channels.webchat?.enabled !== false : row.id in config.channels,
+    // A built-in channel runs unless its block says `enabled: false`; any other when it is configured.
+    configured: row.source === "builtin" ? config.channels[row.id]?.enabled !== false : row.id in config.channels,
     live: running?.filter((r) => r.id === row.id) ?? [],
   }));
   if (options.json) {

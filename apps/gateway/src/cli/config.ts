@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { validateInstallation } from "../checks/validate.js";
+import { validateInstallation } from "../checks/index.js";
 import type { ConfigFinding } from "../config/index.js";
 import { cliPaths } from "./context.js";
 

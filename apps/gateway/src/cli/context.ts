@@ -1,13 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { ConfigSource } from "../checks/validate.js";
+import type { ConfigSource } from "../checks/index.js";
 import { type LoadedConfig, loadConfig } from "../config/index.js";
-import { type ChorusPaths, chorusPaths, resolveHome } from "../home.js";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { type Discovery, discoverChannels } from "../plugins/discover.js";
-import { ensurePrivateHome } from "../runtime/private-home.js";
-import { openGatewayState } from "../runtime/state-setup.js";
+import { type Discovery, discoverChannels } from "../plugins/index.js";
+import { ensurePrivateHome, openGatewayState } from "../runtime/index.js";
 import type { StateStore } from "../state/index.js";
+import { type ChorusPaths, chorusPaths, GATEWAY_PACKAGE_DIR, resolveHome } from "../support/index.js";
 
 /** What every command starts from: the installation's paths and its config. */
 export interface CliContext {

@@ -1,14 +1,19 @@
 import { access } from "node:fs/promises";
 import { MemoryStore } from "@chorus/channel-kit/state";
 import { type ChannelStore, toChorusError } from "@chorus/core";
-import { ModelProviderMissingError } from "../agent/provider-package.js";
-import { probeChannels } from "../checks/channel-probe.js";
-import { probeModel } from "../checks/model-probe.js";
-import { agentModels, agentProviders } from "../checks/providers.js";
-import { type Validation, validateInstallation, variableOf } from "../checks/validate.js";
+import { ModelProviderMissingError } from "../agent/index.js";
+import {
+  agentModels,
+  agentProviders,
+  probeChannels,
+  probeModel,
+  type Validation,
+  validateInstallation,
+  variableOf,
+} from "../checks/index.js";
 import type { RemoteModelConfig } from "../config/index.js";
-import { stateConfigOf } from "../runtime/state-setup.js";
-import { StateStore, sqliteFile } from "../state/state-store.js";
+import { stateConfigOf } from "../runtime/index.js";
+import { StateStore, sqliteFile } from "../state/index.js";
 import { noConfigNote, printFindings } from "./config.js";
 import { type CliContext, cliContext, cliPaths, gatewayEndpoint } from "./context.js";
 import { callGateway, isNotChorus, isUnreachable } from "./http-client.js";

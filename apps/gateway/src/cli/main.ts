@@ -2,8 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { requirePackage } from "../require-package.js";
+import { GATEWAY_PACKAGE_DIR, requirePackage } from "../support/index.js";
 import { registerConfigCommands } from "./config.js";
 import { registerMessageCommands } from "./message.js";
 import { reportError } from "./output.js";

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import { createLogger } from "../log.js";
-import { serveStdio } from "../mcp/stdio.js";
+import { serveStdio } from "../mcp/index.js";
+import { createLogger } from "../support/index.js";
 import { cliContext, gatewayEndpoint } from "./context.js";
 
 /** `chorus mcp`: the gateway's MCP server over stdio, for MCP clients that start a command. */

@@ -5,7 +5,7 @@ import { ChorusError } from "@chorus/core";
 import { Command, CommanderError } from "commander";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PairingStore } from "../access/index.js";
-import { openTestState, type TestState } from "../testing/state.js";
+import { openTestState, type TestState } from "../testing/index.js";
 import { formatPairingList, registerPairingCommands } from "./pairing.js";
 
 let home: string;

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
-import { ensurePrivateHome } from "../runtime/private-home.js";
+import { ensurePrivateHome } from "../runtime/index.js";
+import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
 import { cliContext } from "./context.js";
 import { progress } from "./output.js";
 

@@ -1,6 +1,6 @@
 import { ChorusError } from "@chorus/core";
 import type { Command } from "commander";
-import { type SessionEntry, sessionEntryProblem } from "../sessions/entry.js";
+import { type SessionEntry, sessionEntryProblem } from "../sessions/index.js";
 import { cliContext, openCliState } from "./context.js";
 
 /** Where the sessions commands read their environment and write their output (tests swap them). */

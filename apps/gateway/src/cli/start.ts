@@ -1,7 +1,7 @@
-import { containChannelErrors } from "../channels/containment.js";
-import { validateInstallation, validationError } from "../checks/validate.js";
-import { createLogger } from "../log.js";
-import { startGateway } from "../runtime/gateway.js";
+import { containChannelErrors } from "../channels/index.js";
+import { validateInstallation, validationError } from "../checks/index.js";
+import { startGateway } from "../runtime/index.js";
+import { createLogger } from "../support/index.js";
 import { cliContext, cliPaths } from "./context.js";
 import { progress } from "./output.js";
 
@@ -27,7 +27,7 @@ export async function startCommand(options: {
   if (!ctx.loaded.exists)
     progress(`No config at ${ctx.loaded.file}: starting the webchat with the offline demo agent.`);
   const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger });
-  const webchat = gateway.registry.all().some((e) => e.plugin.id === "webchat");
+  const webchat = gateway.registry.all().some((e) => e.builtin);
   // The token is printed once, when it is generated; after that `chorus token` shows it on request,
   // so a service's log never holds it.
   const lines = [

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ResolvedAgent } from "../config/agents.js";
+import type { ResolvedAgent } from "../config/index.js";
 import { type SessionInit, SessionStore, type TranscriptEntry, TranscriptStore } from "../sessions/index.js";
-import { openTestState, type TestState } from "../testing/state.js";
+import { openTestState, type TestState } from "../testing/index.js";
 import { applyCommand, type CommandContext } from "./apply.js";
 import { type Command, parseCommand } from "./parse.js";
 

@@ -1,11 +1,14 @@
-import { type ModelFailure, withoutModelAddress } from "../agent/failures.js";
-import { modelLabel } from "../agent/model.js";
-import type { ResolvedAgent } from "../config/agents.js";
-import { INTRODUCE_AGAIN } from "../groups/intro.js";
-import type { ActivationMode, SessionSettings } from "../sessions/settings.js";
-import type { SessionInit, SessionStore } from "../sessions/store.js";
-import type { TranscriptStore } from "../sessions/transcript.js";
-import type { TranscriptEntry } from "../sessions/transcript-entry.js";
+import { type ModelFailure, modelLabel, withoutModelAddress } from "../agent/index.js";
+import type { ResolvedAgent } from "../config/index.js";
+import { INTRODUCE_AGAIN } from "../groups/index.js";
+import type {
+  ActivationMode,
+  SessionInit,
+  SessionSettings,
+  SessionStore,
+  TranscriptEntry,
+  TranscriptStore,
+} from "../sessions/index.js";
 import { compactSession } from "./compact.js";
 import type { Command } from "./parse.js";
 

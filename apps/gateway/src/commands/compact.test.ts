@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ResolvedAgent } from "../config/agents.js";
-import type { TranscriptEntry } from "../sessions/transcript-entry.js";
+import type { ResolvedAgent } from "../config/index.js";
+import type { TranscriptEntry } from "../sessions/index.js";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../testing/index.js";
 import { summariseTranscript } from "./compact.js";
 

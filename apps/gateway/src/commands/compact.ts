@@ -1,9 +1,7 @@
 import { toChorusError } from "@chorus/core";
-import { runTurn } from "../agent/lazy-turn.js";
-import type { ResolvedAgent } from "../config/agents.js";
-import type { SessionStore } from "../sessions/store.js";
-import type { TranscriptStore } from "../sessions/transcript.js";
-import type { TranscriptEntry } from "../sessions/transcript-entry.js";
+import { runTurn } from "../agent/index.js";
+import type { ResolvedAgent } from "../config/index.js";
+import type { SessionStore, TranscriptEntry, TranscriptStore } from "../sessions/index.js";
 
 /** What `/compact` is asked to do with the transcript. */
 const SUMMARY_PROMPT =

@@ -1,4 +1,4 @@
-import { type ActivationMode, THINK_LEVELS, type ThinkLevel } from "../sessions/settings.js";
+import { type ActivationMode, THINK_LEVELS, type ThinkLevel } from "../sessions/index.js";
 
 /** The command names the gateway answers itself (DESIGN §4). */
 export type CommandName = "activation" | "status" | "verbose" | "think" | "new" | "reset" | "compact";

@@ -1,5 +1,15 @@
 import { ChorusError } from "@chorus/core";
-import { type AnyIssue, DEFAULT_MESSAGE, expectation, nestedIssues, typeName } from "./expectation.js";
+import {
+  type AnyIssue,
+  DEFAULT_MESSAGE,
+  expectation,
+  nestedIssues,
+  typeName,
+  type ZodIssueLike,
+} from "./expectation.js";
+
+export type { ZodIssueLike };
+
 import { knownKeysAt } from "./schema-keys.js";
 import { closestMatch, editDistance } from "./suggest.js";
 import {
@@ -26,10 +36,10 @@ export interface ConfigIssue {
 
 export interface ConfigErrorOptions {
   /** The config file the issues are in. */
-  file?: string;
+  file?: string | undefined;
   /** The first line; `Invalid config <file>` by default. */
-  title?: string;
-  hint?: string;
+  title?: string | undefined;
+  hint?: string | undefined;
   cause?: unknown;
 }
 
@@ -60,13 +70,6 @@ export class ConfigError extends ChorusError {
   inFile(file: string): ConfigError {
     return new ConfigError(this.issues, { ...this.#options, file });
   }
-}
-
-/** The fields of a zod 4 issue this module reads; Standard Schema issues from zod fit too. */
-export interface ZodIssueLike {
-  readonly code?: string;
-  readonly message: string;
-  readonly path?: readonly unknown[];
 }
 
 /**

@@ -1,4 +1,9 @@
-import type { ZodIssueLike } from "./errors.js";
+/** The fields of a zod 4 issue these messages read; Standard Schema issues from zod fit too. */
+export interface ZodIssueLike {
+  readonly code?: string | undefined;
+  readonly message: string;
+  readonly path?: readonly unknown[] | undefined;
+}
 
 /** A zod issue with the fields of its code. */
 export type AnyIssue = ZodIssueLike & Record<string, unknown>;

@@ -1,5 +1,6 @@
+// The config file: JSON5 loading, `${ENV}` substitution, the zod schema, cross-field checks, and error messages that name the key path.
 export { agentFor, DEFAULT_AGENT, type ResolvedAgent, resolveAgents } from "./agents.js";
-export { type ChannelAccountConfig, channelAccounts, validatePluginConfig } from "./channels.js";
+export { type ChannelAccountConfig, channelAccounts, groupConfigFor, validatePluginConfig } from "./channels.js";
 export { type ConfigFinding, checkConfig, isLoopback } from "./check.js";
 export { substituteEnv } from "./env.js";
 export {
@@ -18,6 +19,7 @@ export {
   defaultMentionPatterns,
   mentionPatternsFor,
 } from "./mention-patterns.js";
+export { backtrackingRisk } from "./regex-safety.js";
 export * from "./schema.js";
 export { knownKeysAt } from "./schema-keys.js";
 export { closestMatch, editDistance } from "./suggest.js";

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chorusPaths } from "../home.js";
+import { chorusPaths } from "../support/index.js";
 import { ConfigError } from "./errors.js";
 import { loadConfig, parseConfig } from "./load.js";
 

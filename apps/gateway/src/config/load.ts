@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { ChorusPaths } from "../home.js";
-import { requirePackage } from "../require-package.js";
+import { type ChorusPaths, requirePackage } from "../support/index.js";
 import { substituteEnv } from "./env.js";
 import { ConfigError, formatZodIssues } from "./errors.js";
 import { resolveLoadEntry } from "./load-entry.js";

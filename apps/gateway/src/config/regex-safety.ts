@@ -1,4 +1,4 @@
-import { requirePackage } from "../require-package.js";
+import { requirePackage } from "../support/index.js";
 import { type CharSet, intersects, type RegexNode as Node, parseRegex } from "./regex-parse.js";
 
 /**

@@ -1,8 +1,7 @@
 import { ChorusError, type InboundMessageEvent, type InboundReactionEvent } from "@chorus/core";
-import type { PairingStore } from "../access/pairing-store.js";
-import { checkAccess } from "../access/policy.js";
-import type { ChannelRegistry } from "../channels/registry.js";
-import { shouldNotify } from "../reaction-notifications/notify.js";
+import { checkAccess, type PairingStore } from "../access/index.js";
+import type { ChannelRegistry } from "../channels/index.js";
+import { shouldNotify } from "../reaction-notifications/index.js";
 import type { InboxRow, MessageIndex } from "../state/index.js";
 
 /** A normalised inbound event as the stream carries it (`data:` of one SSE event). */

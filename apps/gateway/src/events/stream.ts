@@ -1,4 +1,4 @@
-import type { ChannelState, ChannelWatch } from "../channels/watch.js";
+import type { ChannelState, ChannelWatch } from "../channels/index.js";
 import type { StateStore } from "../state/index.js";
 import type { EventFilter } from "./filter.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChannelSettings } from "../config/schema.js";
+import type { ChannelSettings } from "../config/index.js";
 import { activates, activationOf, configuredActivation, requireMention } from "./activation.js";
 
 describe("requireMention and the configured activation", () => {

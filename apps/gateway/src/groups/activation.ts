@@ -1,6 +1,5 @@
-import { groupConfigFor } from "../config/channels.js";
-import type { ChannelSettings } from "../config/schema.js";
-import type { ActivationMode, SessionSettings } from "../sessions/settings.js";
+import { type ChannelSettings, groupConfigFor } from "../config/index.js";
+import type { ActivationMode, SessionSettings } from "../sessions/index.js";
 
 /*
  * Group activation (DESIGN §4): whether a group message wakes the agent. `mention` (the default)

@@ -1,8 +1,7 @@
 import type { InboundMessageEvent } from "@chorus/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StateConfig, StateStore } from "../state/index.js";
-import { freshPostgresDatabase } from "../testing/postgres-database.js";
-import { openTestState, type TestState } from "../testing/state.js";
+import { freshPostgresDatabase, openTestState, type TestState } from "../testing/index.js";
 import { GroupContextStore, type TriggeredContext } from "./context-store.js";
 
 const KEY = "agent:main:memory:group:g1";

@@ -1,6 +1,6 @@
 import type { InboundMessageEvent } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import { channelAccounts } from "../config/channels.js";
+import { channelAccounts } from "../config/index.js";
 import {
   CONTEXT_MARKER,
   CURRENT_MARKER,

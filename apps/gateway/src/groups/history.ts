@@ -1,5 +1,5 @@
 import type { InboundMessageEvent } from "@chorus/core";
-import { INVISIBLE_CHARS, oneLine } from "../text/untrusted.js";
+import { INVISIBLE_CHARS, oneLine } from "../support/index.js";
 
 /** A group message that did not trigger a run, kept as context for the next one. */
 export interface PendingMessage {

@@ -1,7 +1,6 @@
 import type { Conversation, Participant } from "@chorus/core";
-import { NO_REPLY } from "../no-reply.js";
-import type { ActivationMode, SessionSettings } from "../sessions/settings.js";
-import { oneLine } from "../text/untrusted.js";
+import type { ActivationMode, SessionSettings } from "../sessions/index.js";
+import { NO_REPLY, oneLine } from "../support/index.js";
 
 /*
  * The group introduction (DESIGN §4): its text, and when the system prompt gets it — on the first

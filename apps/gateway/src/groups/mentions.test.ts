@@ -1,8 +1,7 @@
 import { ChorusError } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../config/errors.js";
-import { defaultMentionPatterns } from "../config/mention-patterns.js";
-import { stripInvisible } from "../text/untrusted.js";
+import { ConfigError, defaultMentionPatterns } from "../config/index.js";
+import { stripInvisible } from "../support/index.js";
 import { compileMentionPatterns, detectMention, type MentionInput } from "./mentions.js";
 
 const none = { bot: false, others: [] };

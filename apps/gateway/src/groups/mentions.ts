@@ -1,7 +1,6 @@
 import type { MentionFacts } from "@chorus/core";
-import { ConfigError, type ConfigIssue } from "../config/errors.js";
-import { backtrackingRisk } from "../config/regex-safety.js";
-import { stripInvisible } from "../text/untrusted.js";
+import { backtrackingRisk, ConfigError, type ConfigIssue } from "../config/index.js";
+import { stripInvisible } from "../support/index.js";
 
 export interface CompileMentionOptions {
   /** Config path of the list, for error messages (`agents.list[0].groupChat.mentionPatterns`). */

@@ -1,6 +1,6 @@
 import { type Logger, silentLogger } from "@chorus/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { durationSchema } from "../config/schema.js";
+import { durationSchema } from "../config/index.js";
 import type { SessionEntry } from "../sessions/index.js";
 import { DEFAULT_HEARTBEAT_PROMPT, HeartbeatScheduler, heartbeatInterval } from "./scheduler.js";
 

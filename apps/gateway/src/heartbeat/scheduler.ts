@@ -1,7 +1,7 @@
 import { ChorusError, type Logger, toChorusError } from "@chorus/core";
-import { durationSchema } from "../config/schema.js";
-import { NO_REPLY } from "../no-reply.js";
+import { durationSchema } from "../config/index.js";
 import type { SessionEntry } from "../sessions/index.js";
+import { NO_REPLY } from "../support/index.js";
 
 /** What the agent is asked on a heartbeat when `agents.defaults.heartbeat.prompt` is unset. */
 export const DEFAULT_HEARTBEAT_PROMPT =

@@ -1,11 +1,10 @@
 import type { Logger } from "pino";
-import type { ChannelRegistry } from "../channels/registry.js";
-import type { ResolvedAgent } from "../config/agents.js";
-import type { GatewayConfig } from "../config/schema.js";
-import { DEFAULT_HEARTBEAT_PROMPT, HeartbeatScheduler } from "../heartbeat/scheduler.js";
+import type { ChannelRegistry } from "../channels/index.js";
+import type { GatewayConfig, ResolvedAgent } from "../config/index.js";
+import type { Handler } from "../pipeline/index.js";
 import type { AgentSessions, SessionEntry, TurnQueue } from "../sessions/index.js";
 import type { Sql, StateStore } from "../state/index.js";
-import type { TurnRunner } from "../turn/run.js";
+import { DEFAULT_HEARTBEAT_PROMPT, HeartbeatScheduler } from "./scheduler.js";
 
 export interface HeartbeatDeps {
   config: GatewayConfig;
@@ -13,7 +12,8 @@ export interface HeartbeatDeps {
   registry: ChannelRegistry;
   sessionsOf(agentId: string): Promise<AgentSessions>;
   queue: TurnQueue;
-  turns: TurnRunner;
+  /** Runs a turn, commits it and sends its reply (the pipeline's handle step). */
+  turn: Handler["turn"];
   state: StateStore;
   /** Several gateways share the database: sessions are listed from it, and each is beaten by one gateway. */
   shared: boolean;
@@ -45,25 +45,25 @@ export async function startHeartbeats(deps: HeartbeatDeps): Promise<HeartbeatSch
       sessions: async () => (deps.shared ? await store.refreshAll() : store.entries()).filter(deps.beatsHere),
       run: (session, signal) =>
         deps.queue.run(session.key, async () => {
-          const entry = deps.registry
-            .all()
-            .find((e) => e.plugin.id === session.channel && e.accountId === session.accountId);
+          const entry = deps.registry.find(session.channel, session.accountId);
           if (!entry?.supervisor.instance) return;
           const locked = await deps.state.db.withLock(`session:${session.key}`, async () => {
             // Another gateway may have run this session's last turn: start from what is committed.
             if (deps.shared) await store.refresh(session.key);
             const fence = deps.fenceFor(session);
-            await deps.turns.run({
-              entry,
-              agent,
-              sessionKey: session.key,
-              init: session,
-              conversation: { id: session.conversationId, kind: session.chatType },
-              userText: heartbeat.prompt ?? DEFAULT_HEARTBEAT_PROMPT,
-              mentioned: true,
-              signal,
-              ...(fence ? { fence } : {}),
-            });
+            await deps.turn(
+              {
+                entry,
+                agent,
+                sessionKey: session.key,
+                init: session,
+                conversation: { id: session.conversationId, kind: session.chatType },
+                userText: heartbeat.prompt ?? DEFAULT_HEARTBEAT_PROMPT,
+                mentioned: true,
+                signal,
+              },
+              { sessionKey: session.key, ...(fence ? { fence } : {}) },
+            );
           });
           if (!locked.ran) deps.logger.debug({ sessionKey: session.key }, "heartbeat skipped: the session is busy");
         }),

@@ -2,7 +2,7 @@ import { ChorusError, isChorusError, messageToolInputSchema } from "@chorus/core
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { Logger } from "pino";
-import type { MessageToolCalls } from "../channels/message-tool.js";
+import type { MessageToolCalls } from "../channels/index.js";
 import { bearerMatches } from "./auth.js";
 import { bodySizeLimit } from "./body-limit.js";
 import type { HookRegistry } from "./hooks.js";

@@ -16,7 +16,7 @@ const TRANSPORT_ERROR = -32000;
 interface Session {
   server: McpServer;
   /** The open GET stream (server → client), where `tools/list_changed` goes. */
-  stream?: { write(text: string): void; close(): void };
+  stream?: { write(text: string): void; close(): void } | undefined;
 }
 
 /**

@@ -6,9 +6,9 @@ import {
   resolveReactionLevel,
 } from "@chorus/core";
 import { z } from "zod";
-import type { ChannelEntry, ChannelRegistry } from "../channels/registry.js";
+import type { ChannelEntry, ChannelRegistry } from "../channels/index.js";
 import type { RecentMessage } from "../state/index.js";
-import { MessageToolDefinitions } from "../turn/tool-binding.js";
+import { MessageToolDefinitions } from "../turn/index.js";
 import type { McpTool, McpToolResult } from "./server.js";
 
 export interface McpToolsOptions {

@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { MessageToolCalls } from "../channels/message-tool.js";
-import { useCountedTestState } from "../testing/counted-state.js";
-import { TurnCommitter } from "./commit.js";
+import type { Sql } from "../state/index.js";
+import { useCountedTestState } from "../testing/index.js";
+import { Committer } from "./commit.js";
 
-const noTools: MessageToolCalls = {
-  execute: () => Promise.reject(new Error("nothing is sent in these tests")),
-};
-
-describe("TurnCommitter: completions without a transcript or replies", () => {
+describe("Committer: completions without a transcript or replies", () => {
   const test = useCountedTestState();
 
   /** Received inbox rows, one a session. */
@@ -31,7 +27,7 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
 
   it("commits the ones of one tick in one transaction, each inbox row marked done", async () => {
     const ids = await received(5);
-    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
+    const committer = new Committer(test.state);
     const rows = await Promise.all(
       ids.map((id, i) =>
         committer.commit({ sessionKey: `agent:main:telegram:group:${i}`, inboxId: id, sessions: [], replies: [] }),
@@ -44,7 +40,7 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
 
   it("buffered messages of one tick: their rows marked buffered and their context marks written, in the one transaction", async () => {
     const ids = await received(3);
-    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
+    const committer = new Committer(test.state);
     const marked: string[] = [];
     await Promise.all(
       ids.map((id, i) =>
@@ -54,7 +50,7 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
           buffered: i !== 1,
           sessions: [],
           replies: [],
-          also: async (sql) => {
+          also: async (sql: Sql) => {
             await test.state.kv.set("test", `mark-${i}`, JSON.stringify({ at: i }), undefined, sql);
             marked.push(`mark-${i}`);
           },
@@ -71,7 +67,7 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
 
   it("a fence that refuses fails only its own completion; the others of the tick commit", async () => {
     const ids = await received(3);
-    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
+    const committer = new Committer(test.state);
     const refused = new Error("the lease is lost");
     const outcomes = await Promise.allSettled(
       ids.map((id, i) =>
@@ -99,8 +95,13 @@ describe("TurnCommitter: completions without a transcript or replies", () => {
 
   it("one alone in its tick commits in its own transaction", async () => {
     const [id] = await received(1);
-    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
-    await committer.commit({ sessionKey: "agent:main:telegram:group:0", inboxId: id, sessions: [], replies: [] });
+    const committer = new Committer(test.state);
+    await committer.commit({
+      sessionKey: "agent:main:telegram:group:0",
+      inboxId: id as number,
+      sessions: [],
+      replies: [],
+    });
     expect(test.counted.all).toBe(1);
     expect(await open()).toEqual([]);
   });

@@ -5,15 +5,12 @@ import { Redactor } from "@chorus/channel-kit";
 import { type InboundMessageEvent, silentLogger } from "@chorus/core";
 import { createMemoryChannel } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PairingStore } from "../access/pairing-store.js";
-import type { ChannelEntry } from "../channels/registry.js";
-import { ChannelSupervisor } from "../channels/supervisor.js";
-import { resolveAgents } from "../config/agents.js";
-import { parseConfig } from "../config/load.js";
-import { SessionStore } from "../sessions/store.js";
-import { TranscriptStore } from "../sessions/transcript.js";
-import { openTestState, type TestState } from "../testing/state.js";
-import { type GateDecision, MessageGate } from "./gate.js";
+import { PairingStore } from "../access/index.js";
+import { accountKey, type ChannelEntry, ChannelSupervisor } from "../channels/index.js";
+import { parseConfig, resolveAgents } from "../config/index.js";
+import { SessionStore, TranscriptStore } from "../sessions/index.js";
+import { openTestState, type TestState } from "../testing/index.js";
+import { type GateDecision, MessageGate } from "./decide.js";
 
 const config = parseConfig({}, { env: {} });
 const [agent] = resolveAgents(config);
@@ -22,6 +19,8 @@ const plugin = createMemoryChannel();
 const entry: ChannelEntry = {
   plugin: plugin as never,
   accountId: "default",
+  key: accountKey("memory", "default"),
+  builtin: false,
   settings: { groupPolicy: "open", groups: { "*": { requireMention: false } } },
   supervisor: new ChannelSupervisor({
     plugin: plugin as never,

@@ -1,20 +1,22 @@
 import type { InboundMessageEvent, Participant } from "@chorus/core";
-import type { PairingStore } from "../access/pairing-store.js";
-import { checkAccess } from "../access/policy.js";
-import type { ModelFailures } from "../agent/failures.js";
-import type { ChannelEntry } from "../channels/registry.js";
-import { applyCommand } from "../commands/apply.js";
-import { parseCommand } from "../commands/parse.js";
-import type { ResolvedAgent } from "../config/agents.js";
-import type { GatewayConfig } from "../config/schema.js";
-import { activates, activationOf, configuredActivation } from "../groups/activation.js";
-import { GroupContextStore } from "../groups/context-store.js";
-import { formatBatch, pendingOf, resolveHistoryLimit } from "../groups/history.js";
-import { introFor } from "../groups/intro.js";
-import { compileMentionPatterns, detectMention } from "../groups/mentions.js";
-import type { SessionInit, SessionStore } from "../sessions/store.js";
-import type { TranscriptStore } from "../sessions/transcript.js";
-import type { TranscriptEntry } from "../sessions/transcript-entry.js";
+import { checkAccess, type PairingStore } from "../access/index.js";
+import type { ModelFailures } from "../agent/index.js";
+import type { ChannelEntry } from "../channels/index.js";
+import { applyCommand, parseCommand } from "../commands/index.js";
+import type { GatewayConfig, ResolvedAgent } from "../config/index.js";
+import {
+  activates,
+  activationOf,
+  compileMentionPatterns,
+  configuredActivation,
+  detectMention,
+  formatBatch,
+  GroupContextStore,
+  introFor,
+  pendingOf,
+  resolveHistoryLimit,
+} from "../groups/index.js";
+import type { SessionInit, SessionStore, TranscriptEntry, TranscriptStore } from "../sessions/index.js";
 import type { Sql, StateStore } from "../state/index.js";
 
 /** What to do with one inbound message (DESIGN §4). */

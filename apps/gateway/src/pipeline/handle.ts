@@ -1,37 +1,30 @@
-import type { InboundEvent, InboundMessageEvent, InboundReactionEvent } from "@chorus/core";
+import type { InboundMessageEvent, InboundReactionEvent } from "@chorus/core";
 import type { Logger } from "pino";
-import { isNamedOwner } from "../access/allowlist.js";
-import type { MessageToolCalls } from "../channels/message-tool.js";
-import type { ChannelEntry, ChannelRegistry } from "../channels/registry.js";
-import { summariseTranscript } from "../commands/compact.js";
-import type { ResolvedAgent } from "../config/agents.js";
-import type { GatewayConfig } from "../config/schema.js";
-import { fromLine } from "../groups/history.js";
-import { ReactionNotifier } from "../reaction-notifications/notifier.js";
-import type { AgentSessions } from "../sessions/agent-sessions.js";
-import { sessionKeyFor } from "../sessions/keys.js";
+import type { ChannelEntry, ChannelRegistry } from "../channels/index.js";
+import { summariseTranscript } from "../commands/index.js";
+import type { ResolvedAgent } from "../config/index.js";
+import type { ReactionNotifier } from "../reaction-notifications/index.js";
+import type { AgentSessions } from "../sessions/index.js";
 import type { InboxRow, MessageIndex, Sql } from "../state/index.js";
-import type { ReplyDraft, TurnCommitter } from "../turn/commit.js";
-import type { TurnRunner } from "../turn/run.js";
-import type { Dispatcher, StepContext } from "./dispatcher.js";
-import { type MessageGate, sessionInit } from "./gate.js";
-import { InFlight } from "./in-flight.js";
-import type { InboxWriter } from "./inbox.js";
+import type { ReplyDraft, TurnRequest, TurnRunner } from "../turn/index.js";
+import type { Committer, Completion } from "./commit.js";
+import { type MessageGate, sessionInit } from "./decide.js";
+import type { Deliver } from "./deliver.js";
+import type { StepContext } from "./schedule.js";
 
-export interface InboundRouterOptions {
-  config: GatewayConfig;
+export interface HandlerOptions {
+  registry: ChannelRegistry;
   agentFor(entry: ChannelEntry): ResolvedAgent;
+  sessionKeyOf(entry: ChannelEntry, event: InboundMessageEvent, agent: ResolvedAgent): string;
   sessionsOf(agentId: string): Promise<AgentSessions>;
   index: MessageIndex;
-  inbox: InboxWriter;
-  registry: ChannelRegistry;
-  committer: TurnCommitter;
-  /** The fencing check of an account that runs under a lease. */
-  fenceOf(channel: string, account: string): ((sql: Sql) => Promise<void>) | undefined;
   gate: MessageGate;
   turns: TurnRunner;
-  tools: MessageToolCalls;
-  systemEvents: { add(sessionKey: string, text: string): Promise<void> };
+  reactions: ReactionNotifier;
+  committer: Committer;
+  deliver: Deliver;
+  /** The fencing check of an account that runs under a lease. */
+  fenceOf(entry: ChannelEntry): ((sql: Sql) => Promise<void>) | undefined;
   logger: Logger;
   /**
    * Several gateways share the database (PostgreSQL): a session's entry is read again before a
@@ -41,121 +34,82 @@ export interface InboundRouterOptions {
   shared: boolean;
 }
 
+/** The handle step, per committed inbox row (see `createHandler`). */
+export interface Handler {
+  /** Handles a message row; resolves true when its commit was only started, added to `step.commits` (kept as context). */
+  message(row: InboxRow, signal: AbortSignal, step: StepContext): Promise<boolean>;
+  /** Handles a reaction whose row is committed, and marks the row done; never rejects. */
+  reaction(entry: ChannelEntry, event: InboundReactionEvent, inboxId: number): Promise<void>;
+  /** A reaction row a crash left (the schedule step's sweep claimed it: its row is done already). */
+  reactionRow(row: InboxRow): Promise<void>;
+  /** Runs a turn, commits what it answers and sends the reply (a triggered message, a heartbeat). */
+  turn(request: TurnRequest, commit: Omit<Completion, "transcript" | "sessions" | "replies">): Promise<void>;
+}
+
 /**
- * Takes every event a channel emits: commits it to the durable inbox (a redelivery is
- * recognised there) before the channel may acknowledge it; then wakes the session, whose turns
- * the `Dispatcher` takes from the inbox in order. Per message, the gate (`gate.ts`) decides
- * before an agent turn runs; whatever the message leaves (a reply, a turn) is committed with
- * marking its row done. Reactions go to the `ReactionNotifier`.
+ * The handle step: what the decide step says of a message is done here — blocked (a pairing
+ * code may be its reply), a command's answer, buffered as context, an echo skipped, or a turn run —
+ * and whatever it leaves is committed with its inbox row (the commit step), the reply then sent
+ * (the deliver step). Reactions become notes for their session's next turn.
  */
-export class InboundRouter {
-  readonly #reactions: ReactionNotifier;
-  readonly #reactionsInFlight = new InFlight();
-  dispatcher: Dispatcher | undefined;
+export function createHandler(options: HandlerOptions): Handler {
+  const { committer, deliver, gate, turns, logger } = options;
 
-  constructor(private readonly options: InboundRouterOptions) {
-    this.#reactions = new ReactionNotifier(options);
-  }
-
-  /** Commits an event; resolves once it is committed (the channel may then acknowledge it). */
-  async accept(entry: ChannelEntry, event: InboundEvent): Promise<void> {
-    const { logger } = this.options;
-    const channel = entry.plugin.id;
-    const conversation = conversationKey(channel, entry.accountId, event.conversation.id);
-    // What an event starts, starts once its row is readable; the channel's acknowledgement waits for the disk.
-    if (event.type === "reaction") {
-      const id = await this.options.inbox.accept(channel, entry.accountId, event, null, (committed) => {
-        if (committed !== undefined) this.#reactionsInFlight.track(conversation, this.#loose(entry, event, committed));
-      });
-      if (id === undefined) this.#redelivered(channel, event.eventId);
-      return;
-    }
-    const agent = this.options.agentFor(entry);
-    const sessionKey = this.#sessionKey(entry, event, agent);
-    const id = await this.options.inbox.accept(channel, entry.accountId, event, sessionKey, (committed) => {
-      // A reaction received before this message is a note of the turn it starts: handled first.
-      if (committed !== undefined) this.#reactionsInFlight.after(conversation, () => this.dispatcher?.wake(sessionKey));
-    });
-    if (id === undefined) return this.#redelivered(channel, event.eventId);
-    const from =
-      event.conversation.kind === "group"
-        ? fromLine({ name: event.sender.name ?? event.sender.id, e164: event.sender.e164 })
-        : undefined;
-    logger.debug(
-      { channel, from: event.conversation.id, sender: event.sender.id, sessionKey, ...(from ? { suffix: from } : {}) },
-      "inbound message",
-    );
-  }
-
-  /**
-   * Handles a committed message row (the `Dispatcher` calls it, in order per session); resolves
-   * true when its commit was only started, added to `step.commits` (kept as context, no reply).
-   */
-  async process(row: InboxRow, signal: AbortSignal, step: StepContext): Promise<boolean> {
-    const entry = this.options.registry.get(row.channel, row.account);
-    const event = row.event as InboundMessageEvent;
-    const agent = this.options.agentFor(entry);
-    const sessionKey = row.sessionKey ?? this.#sessionKey(entry, event, agent);
-    return this.#message(entry, event, agent, sessionKey, signal, { id: row.id, receivedAt: row.receivedAt }, step);
-  }
-
-  /** Handles a committed reaction row left by a crash (the `Dispatcher` claimed it). */
-  async processLoose(row: InboxRow): Promise<void> {
-    const entry = this.options.registry.get(row.channel, row.account);
-    await this.#reactions.handle(entry, row.event as InboundReactionEvent);
-  }
-
-  #redelivered(channel: string, eventId: string): void {
-    this.options.logger.debug({ channel, eventId }, "dropped a redelivered event");
-  }
-
-  async #loose(entry: ChannelEntry, event: InboundReactionEvent, id: number): Promise<void> {
-    const { logger } = this.options;
+  const turn: Handler["turn"] = async (request, commit) => {
+    const answer = await turns.run(request);
     try {
-      await this.#reactions.handle(entry, event);
-    } catch (error) {
-      logger.error({ err: error, channel: entry.plugin.id }, "reaction handling failed");
+      const rows = await committer.commit({
+        ...commit,
+        transcript: answer.transcript,
+        sessions: [answer.session],
+        replies: answer.reply ? [answer.reply] : [],
+        also: async (sql) => {
+          await commit.also?.(sql);
+          await answer.also(sql);
+        },
+      });
+      answer.committed();
+      if (rows.length > 0) {
+        await answer.beforeReply();
+        await deliver(rows);
+      }
+    } finally {
+      await answer.end();
     }
-    await this.options.committer
-      .commit({ sessionKey: "", inboxId: id, sessions: [], replies: [] })
-      .catch((error: unknown) => logger.warn({ err: error }, "could not mark a reaction handled"));
-  }
+  };
 
-  async #message(
-    entry: ChannelEntry,
-    received: InboundMessageEvent,
-    agent: ResolvedAgent,
-    sessionKey: string,
-    signal: AbortSignal,
-    row: { id: number; receivedAt: number },
-    step: StepContext,
-  ): Promise<boolean> {
-    const { gate, turns, logger } = this.options;
-    const inboxId = row.id;
-    const event = await this.#withReplyFromIndex(entry, received);
-    const { store, transcripts } = await this.options.sessionsOf(agent.id);
+  const message: Handler["message"] = async (row, signal, step) => {
+    const entry = options.registry.get(row.channel, row.account);
+    const agent = options.agentFor(entry);
+    const event = await withReplyFromIndex(options.index, entry, row.event as InboundMessageEvent);
+    const sessionKey = row.sessionKey ?? options.sessionKeyOf(entry, event, agent);
+    const { store, transcripts } = await options.sessionsOf(agent.id);
     // Another gateway may have run this session's last turn: start from what is committed.
-    if (this.options.shared && !step.fresh) await store.refresh(sessionKey);
-    const fence = this.options.fenceOf(entry.plugin.id, entry.accountId);
+    if (options.shared && !step.fresh) await store.refresh(sessionKey);
+    const fence = options.fenceOf(entry);
     const earlier = () => step.commits.settled();
     /**
      * Commits what the message left. Leaving no reply and no session change, its commit is only
      * started, added to the step's (true); otherwise it waits for the earlier ones, then commits,
      * so a session entry is never overwritten by an older one committed later.
      */
-    const finish = async (
-      reply?: string,
-      more: { buffered?: boolean; also?: (sql: Sql) => Promise<void> } = {},
-    ): Promise<boolean> => {
-      const replies: ReplyDraft[] = reply === undefined ? [] : [this.#draft(entry, event, reply)];
+    const finish = async (reply?: string, more: Pick<Completion, "buffered" | "also"> = {}): Promise<boolean> => {
+      const replies = reply === undefined ? [] : [draft(entry, event, reply)];
       const sessions = store.takeChanges(sessionKey);
-      const completion = { sessionKey, inboxId, ...more, sessions, replies, ...(fence ? { fence } : {}) };
+      const completion: Completion = {
+        sessionKey,
+        inboxId: row.id,
+        ...more,
+        sessions,
+        replies,
+        ...(fence ? { fence } : {}),
+      };
       if (replies.length === 0 && sessions.length === 0) {
-        step.commits.add(this.options.committer.commit(completion));
+        step.commits.add(committer.commit(completion));
         return true;
       }
       await earlier();
-      await this.options.committer.deliver(await this.options.committer.commit(completion));
+      await deliver(await committer.commit(completion));
       return false;
     };
     const decision = await gate.decide({
@@ -163,7 +117,7 @@ export class InboundRouter {
       event,
       agent,
       sessionKey,
-      inboxId,
+      inboxId: row.id,
       bot: entry.supervisor.instance?.identity?.(),
       store,
       transcripts,
@@ -185,69 +139,81 @@ export class InboundRouter {
         return finish(undefined, decision.settle ? { also: decision.settle } : {});
       case "run":
         await earlier();
-        await turns.run({
-          entry,
-          agent,
-          sessionKey,
-          init: sessionInit(entry, event, agent),
-          conversation: event.conversation,
-          trigger: { ref: event.ref, senderName: event.sender.name ?? event.sender.id, text: event.text },
-          userText: decision.userText,
-          mentioned: decision.mentioned,
-          ...(decision.intro ? { intro: decision.intro } : {}),
-          ...(decision.settle ? { also: decision.settle } : {}),
-          signal,
-          inboxId,
-          receivedAt: row.receivedAt,
-          ...(fence ? { fence } : {}),
-        });
+        await turn(
+          {
+            entry,
+            agent,
+            sessionKey,
+            init: sessionInit(entry, event, agent),
+            conversation: event.conversation,
+            trigger: { ref: event.ref, senderName: event.sender.name ?? event.sender.id, text: event.text },
+            userText: decision.userText,
+            mentioned: decision.mentioned,
+            ...(decision.intro ? { intro: decision.intro } : {}),
+            signal,
+            receivedAt: row.receivedAt,
+          },
+          {
+            sessionKey,
+            inboxId: row.id,
+            ...(fence ? { fence } : {}),
+            ...(decision.settle ? { also: decision.settle } : {}),
+          },
+        );
         return false;
     }
-  }
+  };
 
-  /**
-   * A reply to a message the bot sent is a reply to the bot, also when the plugin cannot tell
-   * (a platform that names only the replied-to id): the index knows every message the bot sent.
-   */
-  async #withReplyFromIndex(entry: ChannelEntry, event: InboundMessageEvent): Promise<InboundMessageEvent> {
-    const reply = event.replyTo;
-    if (!reply || reply.fromBot) return event;
-    const known = await this.options.index.get({
-      channel: entry.plugin.id,
-      accountId: entry.accountId,
-      conversationId: event.conversation.id,
-      messageId: reply.messageId,
-    });
-    return known?.fromBot === true ? { ...event, replyTo: { ...reply, fromBot: true } } : event;
-  }
+  const reaction: Handler["reaction"] = async (entry, event, inboxId) => {
+    try {
+      await options.reactions.handle(entry, event);
+    } catch (error) {
+      logger.error({ err: error, channel: entry.plugin.id }, "reaction handling failed");
+    }
+    await committer
+      .commit({ sessionKey: "", inboxId, sessions: [], replies: [] })
+      .catch((error: unknown) => logger.warn({ err: error }, "could not mark a reaction handled"));
+  };
 
-  /** A reply of the gateway itself (a command's answer, a pairing code) as an outbox row. */
-  #draft(entry: ChannelEntry, event: InboundMessageEvent, text: string): ReplyDraft {
-    const conversation = event.conversation;
-    return {
-      text,
-      scope: {
-        channel: entry.plugin.id,
-        accountId: entry.accountId,
-        conversation: { id: conversation.id, ...(conversation.threadId ? { threadId: conversation.threadId } : {}) },
-        message: event.ref,
-      },
-      ...(conversation.kind === "group" ? { replyTo: event.ref.messageId } : {}),
-    };
-  }
+  const reactionRow: Handler["reactionRow"] = async (row) => {
+    const entry = options.registry.get(row.channel, row.account);
+    await options.reactions.handle(entry, row.event as InboundReactionEvent);
+  };
 
-  #sessionKey(entry: ChannelEntry, event: InboundMessageEvent, agent: ResolvedAgent): string {
-    return sessionKeyFor({
-      agentId: agent.id,
-      channel: entry.plugin.id,
-      conversation: event.conversation,
-      senderId: event.sender.id,
-      dmScope: this.options.config.session.dmScope,
-      owner: isNamedOwner(event.sender, entry.settings, entry.supervisor.instance?.identity?.()),
-    });
-  }
+  return { message, reaction, reactionRow, turn };
 }
 
-function conversationKey(channel: string, account: string, conversationId: string): string {
-  return `${channel}\u0000${account}\u0000${conversationId}`;
+/**
+ * A reply to a message the bot sent is a reply to the bot, also when the plugin cannot tell
+ * (a platform that names only the replied-to id): the index knows every message the bot sent.
+ */
+async function withReplyFromIndex(
+  index: MessageIndex,
+  entry: ChannelEntry,
+  event: InboundMessageEvent,
+): Promise<InboundMessageEvent> {
+  const reply = event.replyTo;
+  if (!reply || reply.fromBot) return event;
+  const known = await index.get({
+    channel: entry.plugin.id,
+    accountId: entry.accountId,
+    conversationId: event.conversation.id,
+    messageId: reply.messageId,
+  });
+  return known?.fromBot === true ? { ...event, replyTo: { ...reply, fromBot: true } } : event;
+}
+
+/** A reply of the gateway itself (a command's answer, a pairing code) as an outbox row. */
+function draft(entry: ChannelEntry, event: InboundMessageEvent, text: string): ReplyDraft {
+  const conversation = event.conversation;
+  return {
+    text,
+    scope: {
+      channel: entry.plugin.id,
+      accountId: entry.accountId,
+      conversation: { id: conversation.id, ...(conversation.threadId ? { threadId: conversation.threadId } : {}) },
+      message: event.ref,
+    },
+    ...(conversation.kind === "group" ? { replyTo: event.ref.messageId } : {}),
+  };
 }

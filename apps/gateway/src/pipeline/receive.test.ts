@@ -1,7 +1,7 @@
 import type { InboundMessageEvent } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import { useCountedTestState } from "../testing/counted-state.js";
-import { InboxWriter } from "./inbox.js";
+import { useCountedTestState } from "../testing/index.js";
+import { InboxWriter } from "./receive.js";
 
 const message = (account: string, n: number): InboundMessageEvent =>
   ({
@@ -35,8 +35,8 @@ describe("InboxWriter: events of one tick, across accounts", () => {
   });
 
   it("an account whose fence refuses fails only its own events; the others are committed", async () => {
-    const writer = new InboxWriter(test.state, (_channel, account) =>
-      account === "lost"
+    const writer = new InboxWriter(test.state, (key) =>
+      key === "telegram:lost"
         ? async () => {
             throw new Error("lease lost");
           }

@@ -1,40 +1,46 @@
-import type { InboundEvent } from "@chorus/core";
+import type { InboundEvent, InboundMessageEvent, InboundReactionEvent } from "@chorus/core";
+import type { Logger } from "pino";
+import { type AccountKey, accountKey, type ChannelEntry } from "../channels/index.js";
+import { fromLine } from "../groups/index.js";
 import type { InboxInsert, Sql, StateStore } from "../state/index.js";
-
-interface Pending {
-  insert: InboxInsert;
-  committed: ((id: number | undefined) => void) | undefined;
-  resolve(id: number | undefined): void;
-  reject(error: unknown): void;
-}
+import { InFlight } from "./in-flight.js";
+import { TickBatch } from "./tick-batch.js";
 
 /** The fencing check of one channel account's writes, when it runs under a lease. */
-export type FenceOf = (channel: string, account: string) => ((sql: Sql) => Promise<void>) | undefined;
+export type FenceOf = (key: AccountKey) => ((sql: Sql) => Promise<void>) | undefined;
 
-const accountKey = (insert: InboxInsert) => `${insert.channel}\u0000${insert.account}`;
+interface Accepted {
+  insert: InboxInsert;
+  /** Told the new row's id (undefined: a redelivery) as soon as it is readable. */
+  readable: ((id: number | undefined) => void) | undefined;
+}
 
 /**
  * Commits inbound events to the durable inbox before their channel acknowledges the platform.
- * Events that arrive in the same tick share one durable transaction, whatever their account
- * (group commit: one fsync for a whole `getUpdates` batch, a burst of webhooks, or the polls and
- * webhooks of many accounts at once). Every account's fence runs in that transaction; when it
- * fails (a refused fence, say), each account's events are committed again on their own, so one
- * account's lost lease fails only its own events.
+ * `(channel, account, eventId)` is unique there: a redelivered event resolves undefined (the dedupe
+ * record). Events that arrive in the same tick share one durable transaction, whatever their
+ * account (group commit: one fsync for a whole `getUpdates` batch, a burst of webhooks, or the
+ * polls and webhooks of many accounts at once); every account's fence runs in it, and when it
+ * fails each account's events are committed again on their own.
  */
 export class InboxWriter {
-  /** The events of this tick, in the order they arrived. */
-  #tick: Pending[] | undefined;
+  readonly #batch: TickBatch<Accepted, number | undefined>;
 
   constructor(
     private readonly state: StateStore,
     private readonly fenceOf: FenceOf = () => undefined,
     /** Called after each commit that added rows (the event stream reads them). */
     private readonly onCommitted: () => void = () => {},
-  ) {}
+  ) {
+    this.#batch = new TickBatch(
+      (batch) => this.#commit(batch),
+      ({ insert }) => accountKey(insert.channel, insert.account),
+    );
+  }
 
   /**
    * Commits one event; resolves with its new inbox row id (or undefined for a redelivery) once it
-   * is on the disk, when the platform may be told it was received. `committed` gets the id as soon
+   * is on the disk, when the platform may be told it was received. `readable` gets the id as soon
    * as the row is readable: a turn may start then, without waiting for the disk.
    */
   accept(
@@ -42,69 +48,81 @@ export class InboxWriter {
     account: string,
     event: InboundEvent,
     sessionKey: string | null,
-    committed?: (id: number | undefined) => void,
+    readable?: (id: number | undefined) => void,
   ): Promise<number | undefined> {
-    const insert: InboxInsert = {
-      channel,
-      account,
-      eventId: event.eventId,
-      sessionKey,
-      event,
-      refs: event.type === "message" ? [event.ref] : [],
-    };
-    if (!this.#tick) {
-      this.#tick = [];
-      setImmediate(() => void this.#commitTick());
-    }
-    const tick = this.#tick;
-    return new Promise((resolve, reject) => tick.push({ insert, committed, resolve, reject }));
+    const refs = event.type === "message" ? [event.ref] : [];
+    return this.#batch.add({ insert: { channel, account, eventId: event.eventId, sessionKey, event, refs }, readable });
   }
 
-  async #commitTick(): Promise<void> {
-    const tick = this.#tick ?? [];
-    this.#tick = undefined;
-    const byAccount = new Map<string, Pending[]>();
-    for (const p of tick) {
-      const key = accountKey(p.insert);
-      const pending = byAccount.get(key);
-      if (pending) pending.push(p);
-      else byAccount.set(key, [p]);
-    }
-    if (byAccount.size === 1) return this.#commit(tick);
-    try {
-      await this.#commit(tick, { settleOnFailure: false });
-    } catch {
-      await Promise.all([...byAccount.values()].map((pending) => this.#commit(pending)));
-    }
+  /** One durable transaction for a batch: the fence of each of its accounts first, then the rows. */
+  async #commit(batch: readonly Accepted[]): Promise<(number | undefined)[]> {
+    const accounts = new Map(batch.map(({ insert }) => [accountKey(insert.channel, insert.account), insert]));
+    const fences = [...accounts.keys()].flatMap((key) => this.fenceOf(key) ?? []);
+    const ids = await this.state.inbox.accept(
+      batch.map((accepted) => accepted.insert),
+      Date.now(),
+      fences.length === 0
+        ? undefined
+        : async (sql) => {
+            for (const fence of fences) await fence(sql);
+          },
+      (readable) => {
+        for (const [i, accepted] of batch.entries()) accepted.readable?.(readable[i]);
+      },
+    );
+    if (ids.some((id) => id !== undefined)) this.onCommitted();
+    return ids;
   }
+}
 
-  /**
-   * Commits the events in one durable transaction, the fence of each of their accounts first,
-   * and settles their promises; on failure it rejects them, or (`settleOnFailure: false`) throws.
-   */
-  async #commit(pending: readonly Pending[], { settleOnFailure = true } = {}): Promise<void> {
-    const accounts = new Map(pending.map(({ insert }) => [accountKey(insert), insert]));
-    const fences = [...accounts.values()].flatMap((insert) => this.fenceOf(insert.channel, insert.account) ?? []);
-    let ids: (number | undefined)[];
-    try {
-      ids = await this.state.inbox.accept(
-        pending.map((p) => p.insert),
-        Date.now(),
-        fences.length === 0
-          ? undefined
-          : async (sql) => {
-              for (const fence of fences) await fence(sql);
-            },
-        (committed) => {
-          for (const [i, p] of pending.entries()) p.committed?.(committed[i]);
-        },
-      );
-    } catch (error) {
-      if (!settleOnFailure) throw error;
-      for (const p of pending) p.reject(error);
+export interface ReceiveOptions {
+  inbox: InboxWriter;
+  /** The session a message belongs to. */
+  sessionKeyOf(entry: ChannelEntry, event: InboundMessageEvent): string;
+  /** Wakes a session whose next message is readable (the schedule step). */
+  wake(sessionKey: string): void;
+  /** Handles a committed reaction row at once (it feeds no session's turns). */
+  reaction(entry: ChannelEntry, event: InboundReactionEvent, inboxId: number): Promise<void>;
+  logger: Logger;
+}
+
+/** The receive step: what a channel's `ctx.emit` calls; resolves once the event is committed, rejects when it is not. */
+export type Receive = (entry: ChannelEntry, event: InboundEvent) => Promise<void>;
+
+/**
+ * The receive step: an event is committed to the durable inbox (deduplicated there) before its
+ * channel may acknowledge it; once its row is readable, a message wakes its session (the schedule
+ * step takes it from there, in order) and a reaction is handled. A reaction received before a
+ * message of its conversation is handled first: it is a note for the turn the message starts.
+ */
+export function createReceive(options: ReceiveOptions): Receive {
+  const { inbox, logger } = options;
+  const reactionsInFlight = new InFlight();
+  const redelivered = (channel: string, eventId: string) =>
+    logger.debug({ channel, eventId }, "dropped a redelivered event");
+
+  return async (entry, event) => {
+    const channel = entry.plugin.id;
+    const conversation = `${accountKey(channel, entry.accountId)}\u0000${event.conversation.id}`;
+    if (event.type === "reaction") {
+      const id = await inbox.accept(channel, entry.accountId, event, null, (readable) => {
+        if (readable !== undefined) reactionsInFlight.track(conversation, options.reaction(entry, event, readable));
+      });
+      if (id === undefined) redelivered(channel, event.eventId);
       return;
     }
-    if (ids.some((id) => id !== undefined)) this.onCommitted();
-    for (const [i, p] of pending.entries()) p.resolve(ids[i]);
-  }
+    const sessionKey = options.sessionKeyOf(entry, event);
+    const id = await inbox.accept(channel, entry.accountId, event, sessionKey, (readable) => {
+      if (readable !== undefined) reactionsInFlight.after(conversation, () => options.wake(sessionKey));
+    });
+    if (id === undefined) return redelivered(channel, event.eventId);
+    const from =
+      event.conversation.kind === "group"
+        ? fromLine({ name: event.sender.name ?? event.sender.id, e164: event.sender.e164 })
+        : undefined;
+    logger.debug(
+      { channel, from: event.conversation.id, sender: event.sender.id, sessionKey, ...(from ? { suffix: from } : {}) },
+      "inbound message",
+    );
+  };
 }

@@ -1,19 +1,15 @@
 import { waitFor } from "@chorus/testkit";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import type { MessageToolCalls } from "../channels/message-tool.js";
-import { TurnQueue } from "../sessions/queue.js";
+import { TurnQueue } from "../sessions/index.js";
 import type { InboxRow } from "../state/index.js";
-import { useCountedTestState } from "../testing/counted-state.js";
-import { TurnCommitter } from "../turn/commit.js";
-import { Dispatcher, type StepContext } from "./dispatcher.js";
+import { useCountedTestState } from "../testing/index.js";
+import { Committer } from "./commit.js";
+import { Scheduler, type StepContext } from "./schedule.js";
 
 const SESSION = "agent:main:telegram:group:g";
-const noTools: MessageToolCalls = {
-  execute: () => Promise.reject(new Error("nothing is sent in these tests")),
-};
 
-describe("Dispatcher: a run of a session's messages kept as context", () => {
+describe("Scheduler: a run of a session's messages kept as context", () => {
   const test = useCountedTestState();
 
   async function received(count: number): Promise<void> {
@@ -33,11 +29,11 @@ describe("Dispatcher: a run of a session's messages kept as context", () => {
 
   /** Handles rows like the router: a mention runs a "turn" (committed and waited for), anything else is kept as context. */
   function dispatcher(handled: { row: number; fresh: boolean; bufferedBefore: number }[]) {
-    const committer = new TurnCommitter(test.state, noTools, { warn: () => undefined });
-    return new Dispatcher({
+    const committer = new Committer(test.state);
+    return new Scheduler({
       state: test.state,
       queue: new TurnQueue({ maxConcurrent: 1 }),
-      committer,
+      deliver: () => Promise.reject(new Error("nothing is sent in these tests")),
       runsHere: () => true,
       handle: async (row: InboxRow, _signal: AbortSignal, step: StepContext) => {
         const triggered = (row.event as { text: string }).text.startsWith("@bot");

@@ -1,23 +1,25 @@
 import { isChorusError } from "@chorus/core";
 import type { Logger } from "pino";
-import type { TurnQueue } from "../sessions/queue.js";
+import { type AccountKey, accountKey } from "../channels/index.js";
+import type { TurnQueue } from "../sessions/index.js";
 import type { InboxRow, StateStore } from "../state/index.js";
-import type { TurnCommitter } from "../turn/commit.js";
-import { DeferredCommits } from "./deferred-commits.js";
+import type { Deliver } from "./deliver.js";
+import { StepCommits } from "./step-commits.js";
 
-export interface DispatcherOptions {
+export interface SchedulerOptions {
   state: StateStore;
   queue: TurnQueue;
-  committer: TurnCommitter;
+  /** Sends what a session left in the outbox (the deliver step). */
+  deliver: Deliver;
   /** Whether this gateway runs that account's turns now (its instance runs here). */
-  runsHere(channel: string, account: string): boolean;
+  runsHere(key: AccountKey): boolean;
   /**
    * Handles a message row of a session; its commit marks the row done. Resolves true when that
    * commit was only started, added to `step.commits` (a group message kept as context): the
    * session's next row may follow at once.
    */
   handle(row: InboxRow, signal: AbortSignal, step: StepContext): Promise<boolean>;
-  /** Handles a row that feeds no session (a reaction). */
+  /** Handles a row that feeds no session (a reaction a crash left). */
   handleLoose(row: InboxRow): Promise<void>;
   logger: Logger;
 }
@@ -27,7 +29,7 @@ type Step = "more" | "idle" | "elsewhere";
 /** What a step tells the handler of each of its rows. */
 export interface StepContext {
   /** The commits of the step's earlier rows that it has not waited for yet. */
-  commits: DeferredCommits;
+  commits: StepCommits;
   /** The session's entry was read fresh for an earlier row of this step (it holds the session's lock since). */
   fresh: boolean;
 }
@@ -45,20 +47,22 @@ const FIRST_READ = 2;
 const LOOSE_AFTER_MS = 10_000;
 
 /**
- * Takes turns from the inbox: per session, in inbox order, one row at a time — first sending
- * what the session left in the outbox, then handling its oldest rows not done (a run of group
- * messages kept as context is decided in one step and committed together). Each step holds
- * the session's lock (PostgreSQL: an advisory lock, so no two gateways run one session's turns
- * at once; SQLite: the turn queue alone). A sweep finds the work nobody woke: rows left by a
- * crash (at start), by a gateway that died, or of an account whose lease was just taken.
+ * The schedule step: takes a session's work from the state, per session, in inbox order, one step
+ * at a time — first what the session left in the outbox (sent by the deliver step: this is how a
+ * reply is retried after a crash or while its channel was down), then its oldest inbox rows not
+ * done, each handled by the handle step (a run of group messages kept as context is decided in one
+ * step and committed together). Each step holds the session's lock (PostgreSQL: an advisory lock,
+ * so no two gateways run one session's turns at once; SQLite: the turn queue alone). A sweep finds
+ * the work nobody woke: rows and replies left by a crash (at start), by a gateway that died, or of
+ * an account whose lease was just taken.
  */
-export class Dispatcher {
+export class Scheduler {
   readonly #scheduled = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
   #stopped = false;
 
-  constructor(private readonly options: DispatcherOptions) {}
+  constructor(private readonly options: SchedulerOptions) {}
 
   /** A session has work: run its next step (once per wake; a step that found more wakes it again). */
   wake(sessionKey: string): void {
@@ -98,7 +102,7 @@ export class Dispatcher {
 
   async #sweep(): Promise<void> {
     const { state, runsHere } = this.options;
-    const here = (row: { channel: string; account: string }) => runsHere(row.channel, row.account);
+    const here = (row: { channel: string; account: string }) => runsHere(accountKey(row.channel, row.account));
     for (const session of await state.inbox.receivedSessions()) if (here(session)) this.wake(session.sessionKey);
     // A reaction is handled by the gateway that received it, at once; one left for a while was left by a crash.
     for (const row of await state.inbox.receivedLoose(Date.now() - LOOSE_AFTER_MS)) {
@@ -112,16 +116,16 @@ export class Dispatcher {
 
   async #step(sessionKey: string, signal: AbortSignal): Promise<Step> {
     this.#scheduled.delete(sessionKey);
-    const { state, committer, runsHere } = this.options;
+    const { state, deliver, runsHere } = this.options;
     const locked = await state.db.withLock(`session:${sessionKey}`, async (): Promise<Step> => {
       const unsent = await state.outbox.pending(sessionKey);
       for (const reply of unsent) {
-        if (!runsHere(reply.channel, reply.account)) return "elsewhere";
-        await committer.deliver([reply]);
+        if (!runsHere(accountKey(reply.channel, reply.account))) return "elsewhere";
+        await deliver([reply]);
       }
       // A reply its channel could not take yet (not running): the session waits, in order; the sweep retries.
       if (unsent.length > 0 && (await state.outbox.pending(sessionKey)).length > 0) return "elsewhere";
-      const commits = new DeferredCommits();
+      const commits = new StepCommits();
       let step: Step;
       try {
         step = await this.#rows(sessionKey, signal, commits);
@@ -144,7 +148,7 @@ export class Dispatcher {
    * wakes the session itself. On PostgreSQL another gateway may have added rows without waking this
    * one, so the session is read again at once ("more").
    */
-  async #rows(sessionKey: string, signal: AbortSignal, commits: DeferredCommits): Promise<Step> {
+  async #rows(sessionKey: string, signal: AbortSignal, commits: StepCommits): Promise<Step> {
     const { state, runsHere } = this.options;
     let handled = 0;
     let after = 0;
@@ -154,7 +158,7 @@ export class Dispatcher {
       if (rows.length === 0) return handled === 0 ? "idle" : "more";
       for (let index = 0; index < rows.length; index++) {
         const row = rows[index] as InboxRow;
-        if (!runsHere(row.channel, row.account)) return "elsewhere";
+        if (!runsHere(accountKey(row.channel, row.account))) return "elsewhere";
         let deferred = false;
         try {
           deferred = await this.options.handle(row, signal, { commits, fresh: handled > 0 });

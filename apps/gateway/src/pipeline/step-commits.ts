@@ -5,7 +5,7 @@
  * write (a triggered message's context, a command, a turn, a reply's commit) waits for `settled`
  * first, and the step waits for it before it lets the session go.
  */
-export class DeferredCommits {
+export class StepCommits {
   #pending: Promise<unknown>[] = [];
 
   /** Adds a commit already started (its failure is reported by `settled`). */

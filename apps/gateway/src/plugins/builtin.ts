@@ -1,5 +1,5 @@
 import type { ChannelPlugin } from "@chorus/core";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
+import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
 import type { DiscoveredChannel } from "./discover.js";
 
 /** The webchat as discovery names it: built into the gateway package (with its plugin where it will run). */

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readChannelManifest } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
+import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
 import { closestChannelId, FIRST_PARTY_CHANNEL_IDS, firstPartySpec, installCommandFor } from "./first-party.js";
 
 /** The channel ids of the workspace's publishable `@chorus/channel-*` packages (private ones, like the template, are not). */

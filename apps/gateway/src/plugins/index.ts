@@ -1,3 +1,4 @@
+// Channel plugins: discovery from manifests without importing code, loading and API checks, `chorus plugins add/remove` (first-party ones from the clone).
 export { webchatBuiltin } from "./builtin.js";
 export {
   type ChannelSource,
@@ -15,13 +16,8 @@ export {
   installCommandFor,
   isFirstPartyId,
 } from "./first-party.js";
-export {
-  type InstalledPlugin,
-  type InstallOptions,
-  installPlugin,
-  listInstalled,
-  listInstalledPackages,
-  removePlugin,
-} from "./install.js";
+// Installing (npm, tarballs) is loaded by the `plugins` commands only: `import("../plugins/install.js")`.
+export type { InstalledPlugin, InstallOptions } from "./install.js";
 export { findChannel, loadChannelPlugin } from "./load.js";
 export type { NpmOptions } from "./npm.js";
+export { nodeModulesChain } from "./scan.js";

@@ -1,11 +1,10 @@
 import type { InboundReactionEvent, MessageRef } from "@chorus/core";
 import type { Logger } from "pino";
-import { isNamedOwner } from "../access/allowlist.js";
-import type { ChannelEntry } from "../channels/registry.js";
-import type { ResolvedAgent } from "../config/agents.js";
-import type { GatewayConfig } from "../config/schema.js";
-import { sessionKeyFor } from "../sessions/keys.js";
-import type { MessageIndex } from "../state/message-index.js";
+import { isNamedOwner } from "../access/index.js";
+import type { ChannelEntry } from "../channels/index.js";
+import type { GatewayConfig, ResolvedAgent } from "../config/index.js";
+import { sessionKeyFor } from "../sessions/index.js";
+import type { MessageIndex } from "../state/index.js";
 import { reactionEventText, shouldNotify } from "./notify.js";
 
 export interface ReactionNotifierOptions {

@@ -1,7 +1,7 @@
 import type { InboundReactionEvent } from "@chorus/core";
-import { matchesAllowList } from "../access/allowlist.js";
-import type { ChannelSettings } from "../config/schema.js";
-import { oneLine } from "../text/untrusted.js";
+import { matchesAllowList } from "../access/index.js";
+import type { ChannelSettings } from "../config/index.js";
+import { oneLine } from "../support/index.js";
 
 /** `channels.<id>.reactionNotifications`: which reactions people make reach the agent. */
 export type ReactionNotifications = NonNullable<ChannelSettings["reactionNotifications"]>;

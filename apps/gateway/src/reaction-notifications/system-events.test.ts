@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StateConfig } from "../state/index.js";
-import { freshPostgresDatabase } from "../testing/postgres-database.js";
-import { openTestState, type TestState } from "../testing/state.js";
+import { freshPostgresDatabase, openTestState, type TestState } from "../testing/index.js";
 import { SystemEvents } from "./system-events.js";
 
 const A = "agent:main:memory:group:family";

@@ -2,19 +2,24 @@ import type { BackoffPolicy } from "@chorus/channel-kit";
 import { Redactor, secretsOf } from "@chorus/channel-kit";
 import type { ChannelContext, ChannelPlugin, InboundEvent } from "@chorus/core";
 import type { Logger } from "pino";
-import { runAsChannel, runAsGateway } from "../channels/containment.js";
-import type { ChannelEntry, ChannelRegistry } from "../channels/registry.js";
-import { ChannelSupervisor } from "../channels/supervisor.js";
+import {
+  type AccountKey,
+  accountKey,
+  type ChannelEntry,
+  type ChannelRegistry,
+  ChannelSupervisor,
+  runAsChannel,
+  runAsGateway,
+} from "../channels/index.js";
 import { channelAccounts, validatePluginConfig } from "../config/index.js";
-import { type ChorusPaths, channelStateDir } from "../home.js";
-import { type HookRegistry, hookPath } from "../http/hooks.js";
-import { makePrivateDir } from "../owner-only.js";
-import type { Discovery } from "../plugins/discover.js";
-import { findChannel, loadChannelPlugin } from "../plugins/load.js";
+import { type HookRegistry, hookPath } from "../http/index.js";
+import { type Discovery, findChannel, loadChannelPlugin } from "../plugins/index.js";
 import type { StateStore } from "../state/index.js";
+import { type ChorusPaths, channelStateDir, makePrivateDir } from "../support/index.js";
 
 /** One configured channel account, and how to run it (again, after a lease was lost and retaken). */
 export interface Account {
+  key: AccountKey;
   entry: ChannelEntry;
   /** Runs under a lease when several gateways share the database (`plugin.holdsConnection`). */
   holdsConnection: boolean;
@@ -32,8 +37,8 @@ export interface AccountsOptions {
   registry: ChannelRegistry;
   restartBackoff: BackoffPolicy;
   publicUrl(): string;
-  /** Commits an inbound event; resolves once committed. */
-  accept(entry: ChannelEntry, event: InboundEvent): Promise<void>;
+  /** Commits an inbound event; resolves once committed (the pipeline's receive step). */
+  receive(entry: ChannelEntry, event: InboundEvent): Promise<void>;
 }
 
 /** Loads the configured plugins and makes one supervised account per configured channel account. */
@@ -43,7 +48,8 @@ export async function configureAccounts(options: AccountsOptions): Promise<Accou
   for (const [channelId, block] of Object.entries(channelsConfig)) {
     const configured = channelAccounts(channelId, block);
     if (configured.every((a) => a.settings.enabled === false)) continue;
-    const plugin = await loadChannelPlugin(findChannel(channelId, discovery));
+    const found = findChannel(channelId, discovery);
+    const plugin = await loadChannelPlugin(found);
     for (const account of configured) {
       if (account.settings.enabled === false) continue;
       const pluginConfig = await validatePluginConfig(plugin, account);
@@ -55,7 +61,7 @@ export async function configureAccounts(options: AccountsOptions): Promise<Accou
       makePrivateDir(stateDir);
       const pluginLogger = redactor.logger(channelLogger);
       const emit = (event: InboundEvent): Promise<void> => {
-        const committed = runAsGateway(() => options.accept(entry, event));
+        const committed = runAsGateway(() => options.receive(entry, event));
         // A plugin that ignores the promise must not turn a failed commit into an unhandled rejection.
         committed.catch((error: unknown) =>
           channelLogger.error(
@@ -92,15 +98,18 @@ export async function configureAccounts(options: AccountsOptions): Promise<Accou
         });
         return supervisor;
       };
+      const key = accountKey(channelId, account.accountId);
       const entry: ChannelEntry = {
         plugin,
         accountId: account.accountId,
+        key,
+        builtin: found.source === "builtin",
         settings: account.settings,
         supervisor: supervise(),
         redactor,
       };
       options.registry.add(entry);
-      accounts.push({ entry, holdsConnection: holdsConnection(plugin, pluginConfig), supervise });
+      accounts.push({ key, entry, holdsConnection: holdsConnection(plugin, pluginConfig), supervise });
     }
   }
   return accounts;

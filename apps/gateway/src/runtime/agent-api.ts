@@ -1,14 +1,10 @@
 import type { Logger } from "pino";
-import type { PairingStore } from "../access/pairing-store.js";
-import type { MessageToolCalls } from "../channels/message-tool.js";
-import type { ChannelRegistry } from "../channels/registry.js";
-import { ChannelWatch } from "../channels/watch.js";
-import { EventFilter } from "../events/filter.js";
-import { EventHub } from "../events/stream.js";
-import { lazyMcpEndpoint, type McpEndpoint } from "../mcp/lazy-endpoint.js";
-import { McpTools } from "../mcp/tools.js";
+import type { PairingStore } from "../access/index.js";
+import { type ChannelRegistry, ChannelWatch, type MessageToolCalls } from "../channels/index.js";
+import { EventFilter, EventHub } from "../events/index.js";
+import { lazyMcpEndpoint, type McpEndpoint, McpTools } from "../mcp/index.js";
 import { type MessageIndex, recentMessages, type StateStore } from "../state/index.js";
-import { ExternalTurns } from "../turn/external.js";
+import { ExternalTurns } from "../turn/index.js";
 
 export interface AgentApiOptions {
   registry: ChannelRegistry;

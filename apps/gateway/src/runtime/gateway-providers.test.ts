@@ -3,12 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ModelProviderMissingError } from "../agent/provider-package.js";
+import { ModelProviderMissingError } from "../agent/index.js";
 import { parseConfig } from "../config/index.js";
-import { chorusPaths } from "../home.js";
-import { createLogger } from "../log.js";
-import { sqliteFile } from "../state/state-store.js";
-import { installGatewayLayout } from "../testing/provider-install.js";
+import { sqliteFile } from "../state/index.js";
+import { chorusPaths, createLogger } from "../support/index.js";
+import { installGatewayLayout } from "../testing/index.js";
 import { startGateway } from "./gateway.js";
 
 const dirs: string[] = [];

@@ -24,7 +24,7 @@ export interface LeaseKeeperOptions {
 
 interface Held {
   account: LeasedAccount;
-  lease?: Lease;
+  lease?: Lease | undefined;
   /** Local time the lease was last confirmed. */
   confirmedAt: number;
   busy: boolean;

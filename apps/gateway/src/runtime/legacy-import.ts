@@ -2,13 +2,10 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseMessageRef } from "@chorus/core";
 import type { Logger } from "pino";
-import { pairingFilePath, pairingFileSchema } from "../access/pairing.js";
-import { PAIRING_KEY, PAIRING_SCOPE } from "../access/pairing-store.js";
-import type { ChorusPaths } from "../home.js";
-import { readSessionsFile } from "../sessions/entry.js";
-import { rowOf } from "../sessions/store.js";
-import { parseTranscriptLine } from "../sessions/transcript-entry.js";
+import { PAIRING_KEY, PAIRING_SCOPE, pairingFilePath, pairingFileSchema } from "../access/index.js";
+import { parseTranscriptLine, readSessionsFile, rowOf } from "../sessions/index.js";
 import { type StateStore, storeScope } from "../state/index.js";
+import type { ChorusPaths } from "../support/index.js";
 
 /** What was imported, by kind. */
 export interface ImportCounts {

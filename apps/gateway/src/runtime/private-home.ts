@@ -1,5 +1,4 @@
-import { agentsDir, type ChorusPaths } from "../home.js";
-import { makePrivateDir, restrictToOwner, restrictTreeToOwner } from "../owner-only.js";
+import { agentsDir, type ChorusPaths, makePrivateDir, restrictToOwner, restrictTreeToOwner } from "../support/index.js";
 
 /** Where the home's warnings and notes go: the gateway's logger, or a line on the CLI's stderr. */
 export interface HomeLog {

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sessionsDir } from "../home.js";
-import { openTestState, type TestState } from "../testing/state.js";
+import { sessionsDir } from "../support/index.js";
+import { openTestState, type TestState } from "../testing/index.js";
 import { OpenedSessions } from "./agent-sessions.js";
 
 let home: string;

@@ -1,5 +1,5 @@
-import { sessionsDir } from "../home.js";
 import type { StateStore } from "../state/index.js";
+import { sessionsDir } from "../support/index.js";
 import { SessionStore } from "./store.js";
 import { TranscriptStore } from "./transcript.js";
 

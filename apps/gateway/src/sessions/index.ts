@@ -1,3 +1,4 @@
+// Sessions: their keys, entries and settings, the per-session turn queue, transcripts, and the `sessions.json` mirror.
 export { type AgentSessions, OpenedSessions } from "./agent-sessions.js";
 export {
   assertSessionEntry,
@@ -15,6 +16,7 @@ export {
   ACTIVATION_MODES,
   type ActivationMode,
   type SessionSettings,
+  type SettingsChange,
   sessionSettingsSchema,
   THINK_LEVELS,
   type ThinkLevel,

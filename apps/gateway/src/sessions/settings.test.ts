@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestState, type TestState } from "../testing/state.js";
+import { openTestState, type TestState } from "../testing/index.js";
 import { readSessionsFile } from "./entry.js";
 import { withSettings } from "./settings.js";
 import { type SessionInit, SessionStore } from "./store.js";

@@ -39,8 +39,11 @@ export const sessionSettingsSchema = z.looseObject({
   think: z.enum(THINK_LEVELS).optional().catch(undefined),
 });
 
+/** Settings to change: a setting given as `undefined` is removed. */
+export type SettingsChange = { [K in keyof SessionSettings]?: SessionSettings[K] | undefined };
+
 /** `settings` with `changes` applied; a change to `undefined` removes that setting. */
-export function withSettings(settings: SessionSettings, changes: SessionSettings): SessionSettings {
+export function withSettings(settings: SessionSettings, changes: SettingsChange): SessionSettings {
   const next: Record<string, unknown> = { ...settings, ...changes };
   for (const [key, value] of Object.entries(next)) if (value === undefined) delete next[key];
   return next as SessionSettings;

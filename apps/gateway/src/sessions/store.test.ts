@@ -3,9 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestState, type TestState } from "../testing/state.js";
+import { openTestState, type TestState } from "../testing/index.js";
 import type { SessionsFile } from "./entry.js";
 import { type SessionInit, SessionStore, type SessionStoreOptions } from "./store.js";
+
+/** A session init without a title (a direct chat has none). */
+function untitled(init: SessionInit): SessionInit {
+  const { title: _title, ...rest } = init;
+  return rest;
+}
 
 let dir: string;
 let test: TestState;
@@ -131,7 +137,7 @@ describe("SessionStore", () => {
     store.ensure(KEY, group);
     store.update(KEY, { turns: 3 });
     store.changeSettings(KEY, { think: "high" });
-    store.ensure("agent:main:main", { ...group, chatType: "direct", conversationId: "+49", title: undefined });
+    store.ensure("agent:main:main", { ...untitled(group), chatType: "direct", conversationId: "+49" });
     expect(store.delete("agent:main:main")).toBe(true);
     expect(store.delete("agent:main:main")).toBe(false);
     await store.flush();
@@ -185,7 +191,7 @@ describe("SessionStore", () => {
 
     const store = await open();
     expect(store.get(KEY)?.settings).toEqual({ think: "low" });
-    store.ensure("agent:main:main", { ...group, chatType: "direct", conversationId: "+49", title: undefined });
+    store.ensure("agent:main:main", { ...untitled(group), chatType: "direct", conversationId: "+49" });
     await store.flush();
     const file = await readFileJson();
     expect(Object.keys(file.sessions)).toEqual([odd, KEY, "agent:main:main"]);
@@ -205,7 +211,7 @@ describe("SessionStore", () => {
   it("each write of the mirror shows every session as it is now", async () => {
     const store = await open();
     store.ensure(KEY, group);
-    store.ensure("agent:main:main", { ...group, chatType: "direct", conversationId: "+49", title: undefined });
+    store.ensure("agent:main:main", { ...untitled(group), chatType: "direct", conversationId: "+49" });
     await store.flush();
     store.update(KEY, { turns: 7 });
     await store.flush();

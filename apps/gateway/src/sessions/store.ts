@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { defaultStateWarning, type StateWarningHandler } from "@chorus/channel-kit/state";
 import { ChorusError } from "@chorus/core";
-import { copyWith } from "../copy-with.js";
 import type { SessionRow, Sql, StateStore } from "../state/index.js";
+import { copyWith } from "../support/index.js";
 import { assertSessionEntry, checkEntry, type SessionEntry } from "./entry.js";
 import { SessionsMirror } from "./mirror.js";
 import { MirrorCopy } from "./mirror-copy.js";
-import { type SessionSettings, withSettings } from "./settings.js";
+import { type SessionSettings, type SettingsChange, withSettings } from "./settings.js";
 
 /** What `ensure` needs to create a session; the rest is generated (settings start empty). */
 export type SessionInit = Pick<
@@ -145,7 +145,7 @@ export class SessionStore {
    * The one way to change a session's settings (`changes` set to `undefined` remove a setting);
    * with `init`, a session that does not exist yet is created first.
    */
-  changeSettings(key: string, changes: SessionSettings, init?: SessionInit): SessionEntry {
+  changeSettings(key: string, changes: SettingsChange, init?: SessionInit): SessionEntry {
     if (init) this.ensure(key, init);
     const current = this.require(key);
     return this.store({

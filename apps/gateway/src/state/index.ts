@@ -1,3 +1,4 @@
+// The state layer, SQLite or PostgreSQL behind one interface: sessions, transcripts, the inbox and outbox, the message index, channels' stores, leases.
 export { DbChannelStore, storeScope } from "./channel-store.js";
 export type { BufferedRow, InboxInsert, InboxRow } from "./inbox-table.js";
 export type { Lease } from "./leases-table.js";

@@ -5,7 +5,7 @@ import { STORE_CONFORMANCE_CASES } from "@chorus/channel-kit/state";
 import type { MessageRef } from "@chorus/core";
 import { waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { freshPostgresDatabase } from "../testing/postgres-database.js";
+import { freshPostgresDatabase } from "../testing/index.js";
 import { MessageIndex } from "./message-index.js";
 import { recentMessages } from "./recent-messages.js";
 import { type StateConfig, StateStore } from "./state-store.js";

@@ -53,7 +53,7 @@ export function createLogger(options: LoggerOptions = {}): Logger & CoreLogger {
   const destination = options.destination ?? pino.destination(1);
   const format = options.format ?? logFormat();
   return pino(
-    { level, base: undefined, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
+    { level, base: null, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
     format === "pretty" ? prettyLines(destination) : destination,
   ) as Logger & CoreLogger;
 }

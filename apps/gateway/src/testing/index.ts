@@ -1,4 +1,8 @@
+// What tests and benchmarks use: fake model providers, a throwaway PostgreSQL, state helpers, and (internals.ts) the one door to the gateway's internals.
+
+export { launchChromium } from "./browser.js";
 export { fullCapabilities } from "./channel-capabilities.js";
+export { useCountedTestState } from "./counted-state.js";
 export { anthropicWire, createFakeAnthropic } from "./fake-anthropic.js";
 export { createFakeGoogle, googleWire } from "./fake-google.js";
 export { createFakeOllama, ollamaWire } from "./fake-ollama.js";
@@ -11,4 +15,9 @@ export {
 export type { FakeChatMessage, FakeChatRequest, FakeToolCall, FakeToolSpec } from "./fake-openai-wire.js";
 export { lastUserText } from "./fake-openai-wire.js";
 export { createFakeProvider, type FakeProvider, type FakeProviderReply, type ProviderWire } from "./fake-provider.js";
+export * from "./internals.js";
 export { fakeModelConfig, type OpenAICompatibleModelConfig } from "./model-config.js";
+export { freshPostgresDatabase } from "./postgres-database.js";
+export { startTestPostgres } from "./postgres-server.js";
+export { installGatewayLayout } from "./provider-install.js";
+export { openTestState, type TestState } from "./state.js";

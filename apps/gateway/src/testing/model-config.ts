@@ -1,4 +1,4 @@
-import type { ModelConfig } from "../config/schema.js";
+import type { ModelConfig } from "../config/index.js";
 import type { FakeOpenAI } from "./fake-openai.js";
 
 /** The openai-compatible part of `ModelConfig`. */

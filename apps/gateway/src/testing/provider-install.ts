@@ -1,8 +1,8 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { PROVIDER_PACKAGES } from "../agent/provider-package.js";
-import { GATEWAY_PACKAGE_DIR } from "../package-dir.js";
+import { PROVIDER_PACKAGES } from "../agent/index.js";
+import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
 
 /**
  * Makes `gatewayDir` look like an installed gateway (its package.json, with the real peer ranges)

@@ -1,5 +1,5 @@
 import { type ChatType, type ReactionLevel, runtimeMayReact } from "@chorus/core";
-import type { MessagesConfig } from "../config/schema.js";
+import type { MessagesConfig } from "../config/index.js";
 import { addFirstAccepted, tryReaction } from "./attempt.js";
 import type { AgentReaction, ReactionLogger, ReactionTarget } from "./target.js";
 import { ACK_FALLBACKS, candidatesFor, sameReaction } from "./vocabulary.js";

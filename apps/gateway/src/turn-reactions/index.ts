@@ -1,3 +1,4 @@
+// The runtime's own reactions on the message being answered (DESIGN §7): the ack, status reactions, `trackToolCalls`.
 export { AckReactions, type AckReactionsOptions, type AckScope, ackApplies, type TurnOutcome } from "./ack.js";
 export { addFirstAccepted, tryReaction } from "./attempt.js";
 export { type Clock, systemClock } from "./clock.js";

@@ -1,5 +1,5 @@
 import type { MessageRef } from "@chorus/core";
-import { DEFAULT_STATUS_EMOJIS } from "../config/schema.js";
+import { DEFAULT_STATUS_EMOJIS } from "../config/index.js";
 import { addFirstAccepted, tryReaction } from "./attempt.js";
 import { type Clock, systemClock } from "./clock.js";
 import type { AgentReaction, ReactionLogger, ReactionTarget } from "./target.js";

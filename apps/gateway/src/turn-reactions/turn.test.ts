@@ -1,7 +1,7 @@
 import { performReaction } from "@chorus/core";
 import { eventually } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { gatewayConfigSchema, type MessagesConfig } from "../config/schema.js";
+import { gatewayConfigSchema, type MessagesConfig } from "../config/index.js";
 import { ManualClock, openWorld, type ReactionWorld } from "./support.test.util.js";
 import { TurnReactions, type TurnReactionsOptions } from "./turn.js";
 

@@ -1,5 +1,5 @@
 import type { ChatType, MessageRef, ReactionLevel } from "@chorus/core";
-import type { MessagesConfig } from "../config/schema.js";
+import type { MessagesConfig } from "../config/index.js";
 import { AckReactions, ackApplies, type TurnOutcome } from "./ack.js";
 import type { Clock } from "./clock.js";
 import { StatusReactions } from "./status.js";

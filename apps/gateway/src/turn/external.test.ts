@@ -1,6 +1,6 @@
 import type { MessageToolInput, MessageToolSuccess } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import type { MessageCallOptions, MessageToolCalls, TurnScope } from "../channels/message-tool.js";
+import type { MessageCallOptions, MessageToolCalls, TurnScope } from "../channels/index.js";
 import { ExternalTurns } from "./external.js";
 
 /** Records each call and the scope it ran in; a send answers with a message id. */

@@ -1,5 +1,5 @@
 import type { MessageToolInput, MessageToolSuccess } from "@chorus/core";
-import type { MessageCallOptions, MessageToolCalls, TurnScope } from "../channels/message-tool.js";
+import type { MessageCallOptions, MessageToolCalls, TurnScope } from "../channels/index.js";
 
 /** How a turn of an outside agent ended: its first send (the text and the message id), or the timeout. */
 export type ExternalOutcome = { kind: "sent"; text: string; messageId: string } | { kind: "timeout" };

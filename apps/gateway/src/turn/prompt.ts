@@ -1,7 +1,7 @@
 import type { ChatType, ReactionLevel } from "@chorus/core";
-import { buildSystemPrompt } from "../agent/system-prompt.js";
-import type { ResolvedAgent } from "../config/agents.js";
-import type { ThinkLevel } from "../sessions/settings.js";
+import { buildSystemPrompt } from "../agent/index.js";
+import type { ResolvedAgent } from "../config/index.js";
+import type { ThinkLevel } from "../sessions/index.js";
 
 export interface SystemTextInput {
   base: string;

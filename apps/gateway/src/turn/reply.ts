@@ -1,4 +1,4 @@
-export { withoutModelAddress } from "../agent/failures.js";
+export { withoutModelAddress } from "../agent/index.js";
 
 /**
  * What chat members see when the agent could not answer: short and fixed, whatever failed. The

@@ -1,30 +1,18 @@
-import {
-  type Conversation,
-  type ConversationAddress,
-  type MessageRef,
-  resolveReactionLevel,
-  toChorusError,
-} from "@chorus/core";
+import { type ConversationAddress, resolveReactionLevel, toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
-import type { ModelFailures } from "../agent/failures.js";
-import { runTurn } from "../agent/lazy-turn.js";
-import type { TurnResult } from "../agent/types.js";
-import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
-import type { ChannelEntry } from "../channels/registry.js";
-import type { ResolvedAgent } from "../config/agents.js";
-import type { GatewayConfig } from "../config/schema.js";
-import { isSilent, NO_REPLY } from "../no-reply.js";
-import type { AgentSessions } from "../sessions/agent-sessions.js";
-import type { SessionInit } from "../sessions/store.js";
-import { rowOf } from "../sessions/store.js";
+import { type ModelFailures, runTurn, type TurnResult } from "../agent/index.js";
+import type { MessageToolCalls, TurnScope } from "../channels/index.js";
+import type { GatewayConfig } from "../config/index.js";
+import { type AgentSessions, rowOf } from "../sessions/index.js";
 import type { Sql } from "../state/index.js";
-import { TurnReactions } from "../turn-reactions/turn.js";
-import type { TurnCommitter } from "./commit.js";
+import { isSilent, NO_REPLY } from "../support/index.js";
+import { TurnReactions } from "../turn-reactions/index.js";
 import type { ExternalTurns } from "./external.js";
 import { turnSystemPrompt } from "./prompt.js";
 import { failureNotice } from "./reply.js";
 import { bindMessageTool, MessageToolDefinitions } from "./tool-binding.js";
 import { readHistory, recordTurn } from "./transcript.js";
+import type { TurnAnswer, TurnRequest } from "./types.js";
 import { TurnTyping, typingModeFor } from "./typing.js";
 import { announceToolCalls } from "./verbose.js";
 
@@ -32,8 +20,6 @@ export interface TurnRunnerOptions {
   config: GatewayConfig;
   sessionsOf(agentId: string): Promise<AgentSessions>;
   tools: MessageToolCalls;
-  /** Commits a turn's result with its inbox row, then sends the reply from the outbox. */
-  committer: TurnCommitter;
   /** Notes for a session's next turn (reaction notifications): read at its start, removed in its commit. */
   systemEvents: {
     peek(sessionKey: string): Promise<string[]>;
@@ -46,49 +32,18 @@ export interface TurnRunnerOptions {
   logger: Logger;
 }
 
-/** The message that triggered a turn (absent for heartbeats). */
-export interface TurnTrigger {
-  ref: MessageRef;
-  senderName: string;
-  text: string;
-}
-
-export interface TurnRequest {
-  entry: ChannelEntry;
-  agent: ResolvedAgent;
-  sessionKey: string;
-  init: SessionInit;
-  conversation: Conversation;
-  trigger?: TurnTrigger;
-  /** What the model receives as the user message (the group batch, or the DM text). */
-  userText: string;
-  /** The bot was mentioned (or it is a DM): typing and ack scope depend on it. */
-  mentioned: boolean;
-  /** The group introduction for the system prompt (first turn, after /activation). */
-  intro?: string;
-  signal: AbortSignal;
-  /** The inbox row this turn answers (absent for heartbeats): marked done in the turn's commit. */
-  inboxId?: number;
-  /** When that row was received (an outside agent's answer can come before the turn waits for it). */
-  receivedAt?: number;
-  /** Runs first in the commit and may refuse it (a lost lease). */
-  fence?: (sql: Sql) => Promise<void>;
-  /** More of the turn's commit (the group context's mark). */
-  also?: (sql: Sql) => Promise<void>;
-}
-
 /**
  * Runs one agent turn, in order: the session's history, the system prompt, the turn's reactions
- * and typing, the model with the `message` tool; then one commit (transcript, session, the reply
- * as an outbox row, the inbox row done) and the reply sent from the outbox. Each policy lives in
- * its own file of `turn/` (see the gateway README).
+ * and typing, the model with the `message` tool; it returns what the turn leaves — the pipeline's
+ * handle step commits it and the deliver step sends the reply. Each policy lives in its own file
+ * of `turn/` (see the gateway README).
  */
 export class TurnRunner {
   readonly #definitions = new MessageToolDefinitions();
 
   constructor(private readonly options: TurnRunnerOptions) {}
 
-  async run(request: TurnRequest): Promise<void> {
+  async run(request: TurnRequest): Promise<TurnAnswer> {
     const { config, tools, logger } = this.options;
     const { entry, agent, sessionKey, conversation, trigger } = request;
     const { store, transcripts } = await this.options.sessionsOf(agent.id);
@@ -206,33 +161,33 @@ export class TurnRunner {
       record.entries[last] = { ...(record.entries[last] as (typeof record.entries)[number]), messageId: sentOutside };
     }
     if (!silent && session.settings.verbose === true) await announceToolCalls(tools, result, scope);
-    const outbox = await this.options.committer.commit({
-      sessionKey,
-      ...(request.inboxId !== undefined ? { inboxId: request.inboxId } : {}),
+    const systemEvents = this.options.systemEvents;
+    const outcome = failed ? "error" : sentOutside !== undefined || !silent ? "done" : "noreply";
+    let ended = false;
+    return {
       transcript: { sessionId: session.sessionId, entries: record.entries },
-      sessions: [rowOf(record.session)],
-      replies: silent
-        ? []
-        : [
-            {
+      session: rowOf(record.session),
+      ...(silent
+        ? {}
+        : {
+            reply: {
               text: reply,
               scope,
               ...(conversation.kind === "group" && trigger ? { replyTo: trigger.ref.messageId } : {}),
               entryIndex: record.entries.length - 1,
             },
-          ],
-      ...(request.fence ? { fence: request.fence } : {}),
-      also: async (sql: Sql) => {
-        await request.also?.(sql);
-        if (events.length > 0) await this.options.systemEvents.consume(sql, sessionKey, events);
+          }),
+      also: async (sql) => {
+        if (events.length > 0) await systemEvents.consume(sql, sessionKey, events);
       },
-    });
-    store.committed(record.session);
-    if (outbox.length > 0) {
-      await typing.beforeReply();
-      await this.options.committer.deliver(outbox);
-    }
-    await typing.end();
-    await reactions?.end(failed ? "error" : sentOutside !== undefined || !silent ? "done" : "noreply");
+      committed: () => store.committed(record.session),
+      beforeReply: () => typing.beforeReply(),
+      end: async () => {
+        if (ended) return;
+        ended = true;
+        await typing.end();
+        await reactions?.end(outcome);
+      },
+    };
   }
 }

@@ -5,11 +5,10 @@ import {
   type MessageToolSuccess,
   type ReactionLevel,
 } from "@chorus/core";
-import type { MessageToolBinding } from "../agent/types.js";
-import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
-import type { ChannelEntry } from "../channels/registry.js";
-import type { TurnReactions } from "../turn-reactions/turn.js";
-import type { TurnTrigger } from "./run.js";
+import type { MessageToolBinding } from "../agent/index.js";
+import type { ChannelEntry, MessageToolCalls, TurnScope } from "../channels/index.js";
+import type { TurnReactions } from "../turn-reactions/index.js";
+import type { TurnTrigger } from "./types.js";
 
 /** The `message` tool definitions of the running channels: one per channel and reaction level, built once. */
 export class MessageToolDefinitions {

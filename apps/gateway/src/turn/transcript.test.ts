@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SessionStore } from "../sessions/store.js";
-import { openTestState, type TestState } from "../testing/state.js";
+import { SessionStore } from "../sessions/index.js";
+import { openTestState, type TestState } from "../testing/index.js";
 import { recordTurn } from "./transcript.js";
 
 let dir: string;

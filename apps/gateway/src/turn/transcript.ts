@@ -1,12 +1,14 @@
-import type { ChatMessage, TurnResult } from "../agent/types.js";
-import { copyWith } from "../copy-with.js";
-import { INTRODUCED } from "../groups/intro.js";
-import type { SessionEntry } from "../sessions/entry.js";
-import { withSettings } from "../sessions/settings.js";
-import type { SessionStore } from "../sessions/store.js";
-import type { TranscriptStore } from "../sessions/transcript.js";
-import type { TranscriptEntry } from "../sessions/transcript-entry.js";
-import type { TurnTrigger } from "./run.js";
+import type { ChatMessage, TurnResult } from "../agent/index.js";
+import { INTRODUCED } from "../groups/index.js";
+import {
+  type SessionEntry,
+  type SessionStore,
+  type TranscriptEntry,
+  type TranscriptStore,
+  withSettings,
+} from "../sessions/index.js";
+import { copyWith } from "../support/index.js";
+import type { TurnTrigger } from "./types.js";
 
 /** What a turn starts from: the conversation so far, and the summaries `/compact` left. */
 export interface SessionHistory {

@@ -1,8 +1,8 @@
 import { type ChatType, type ConversationAddress, toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import type { ChannelEntry } from "../channels/registry.js";
-import type { typingModeSchema } from "../config/schema.js";
+import type { ChannelEntry } from "../channels/index.js";
+import type { typingModeSchema } from "../config/index.js";
 
 /** `agents.defaults.typingMode`: when the typing indicator shows during a turn. */
 export type TypingMode = z.output<typeof typingModeSchema>;

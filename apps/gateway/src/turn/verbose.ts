@@ -1,5 +1,5 @@
-import type { TurnResult } from "../agent/types.js";
-import type { MessageToolCalls, TurnScope } from "../channels/message-tool.js";
+import type { TurnResult } from "../agent/index.js";
+import type { MessageToolCalls, TurnScope } from "../channels/index.js";
 
 /** One line per tool call: `🛠 message react 👍 → ok`, or `→ failed (E_CODE)`. */
 export function toolCallLine(call: { input: unknown; output: unknown }): string {

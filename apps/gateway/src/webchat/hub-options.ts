@@ -1,8 +1,8 @@
-import { ChorusError, type Logger } from "@chorus/core";
+import { type ChannelStore, ChorusError, type Logger } from "@chorus/core";
 
 export interface WebchatHubOptions {
-  /** Where `webchat.json` is kept; without it nothing survives a restart. */
-  stateDir?: string;
+  /** Where people, rooms, messages and reactions are kept (the channel's `ctx.store`); without it nothing survives a restart. */
+  store?: ChannelStore;
   /** The bot's display name (the agent's name); default `Chorus`. */
   botName?: string;
   /** The page title; default `Chorus`. */
@@ -10,15 +10,8 @@ export interface WebchatHubOptions {
   /** Messages kept per room (older ones are dropped); default 500. */
   historyLimit?: number;
   logger?: Logger;
-  /** How long state changes are collected before one write; default 50 ms. */
+  /** How long changes are collected before they are written to the store; default 50 ms. */
   persistDelayMs?: number;
-}
-
-/** Settings a plugin config may change after the hub exists. */
-export interface WebchatSettings {
-  botName?: string;
-  title?: string;
-  historyLimit?: number;
 }
 
 export interface PostOptions {

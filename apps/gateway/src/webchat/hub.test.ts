@@ -143,11 +143,12 @@ describe("WebchatHub listeners", () => {
     expect(seen).toHaveLength(1);
   });
 
-  it("renames the bot through configure and tells every room", () => {
-    const { hub, ada, events } = hubWithPeople();
-    hub.configure({ botName: "Robo", title: "Team chat" });
+  it("takes the bot's name and the page title from its options", () => {
+    const hub = new WebchatHub({ botName: "Robo", title: "Team chat" });
+    const ada = hub.identify("Ada");
+    hub.join("lobby", ada.id);
     expect(hub.title).toBe("Team chat");
-    expect(events.filter((e) => e.type === "room").length).toBeGreaterThanOrEqual(2);
+    expect(hub.room("lobby")?.members[0]).toEqual({ id: "bot", name: "Robo", bot: true });
     expect(hub.post("lobby", ada.id, "hi @robo").mentions).toEqual([{ id: "bot", name: "Robo", bot: true }]);
   });
 });

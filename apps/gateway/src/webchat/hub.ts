@@ -1,18 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
-import { ChorusError, type Logger, silentLogger } from "@chorus/core";
-import {
-  checkLimit,
-  DEFAULT_HISTORY_LIMIT,
-  type PostOptions,
-  type WebchatHubOptions,
-  type WebchatSettings,
-} from "./hub-options.js";
-import { CoalescedJsonFile } from "./json-file.js";
+import { type ChannelStore, ChorusError, type Logger, silentLogger } from "@chorus/core";
+import { checkLimit, DEFAULT_HISTORY_LIMIT, type PostOptions, type WebchatHubOptions } from "./hub-options.js";
+import { HubStore } from "./hub-store.js";
 import { type MessageRecord, WebchatModel } from "./model.js";
 import { clearReactionsOf, reactionsHeldBy, setReaction } from "./reactions.js";
+import { restoreModel } from "./restore.js";
 import { directRoomId, directRoomOwner, isUserId, LOBBY, normalizeRoomId } from "./rooms.js";
-import { STATE_FILE, type WebchatState, webchatStateSchema } from "./state.js";
 import {
   BOT_ID,
   type ChatMessageView,
@@ -28,23 +21,24 @@ import { checkText, cleanName, webchatEmoji } from "./validate.js";
 /**
  * The webchat "platform": rooms (`lobby`, group rooms by name, and `dm:<userId>` direct rooms —
  * see `roomKind`), named participants, bounded message lists, per-user reactions, typing, and
- * listeners for all of it; persisted to `<stateDir>/webchat.json`.
+ * listeners for all of it; kept in the channel's store (`stored.ts` says how).
  */
 export class WebchatHub {
   readonly #model: WebchatModel;
   readonly #listeners = new Set<HubListener>();
-  readonly #file: CoalescedJsonFile<WebchatState> | undefined;
+  readonly #saved: HubStore | undefined;
   readonly #logger: Logger;
   #title: string;
-  #historyLimit: number;
+  readonly #historyLimit: number;
 
+  /** A hub with nothing in it yet; one without `store` keeps nothing across restarts. */
   constructor(options: WebchatHubOptions = {}) {
     this.#logger = options.logger ?? silentLogger;
     this.#model = new WebchatModel(cleanName(options.botName ?? "Chorus"));
     this.#title = options.title ?? "Chorus";
     this.#historyLimit = checkLimit(options.historyLimit ?? DEFAULT_HISTORY_LIMIT);
-    this.#file = options.stateDir
-      ? new CoalescedJsonFile(join(options.stateDir, STATE_FILE), {
+    this.#saved = options.store
+      ? new HubStore(options.store, this.#model, {
           logger: this.#logger,
           ...(options.persistDelayMs !== undefined ? { delayMs: options.persistDelayMs } : {}),
         })
@@ -52,10 +46,11 @@ export class WebchatHub {
     this.#model.ensureRoom(LOBBY);
   }
 
-  /** A hub with the state its `stateDir` kept from the last run. */
-  static async open(options: WebchatHubOptions = {}): Promise<WebchatHub> {
+  /** A hub with what `store` kept from the last run (at most `historyLimit` messages a room). */
+  static async load(options: WebchatHubOptions & { store: ChannelStore }): Promise<WebchatHub> {
     const hub = new WebchatHub(options);
-    await hub.#restore();
+    const dropped = await restoreModel(options.store, hub.#model, hub.#historyLimit, hub.#logger);
+    for (const message of dropped) hub.#saved?.message(message);
     return hub;
   }
 
@@ -70,20 +65,6 @@ export class WebchatHub {
 
   get historyLimit(): number {
     return this.#historyLimit;
-  }
-
-  /** Applies the plugin's config: bot name, page title, messages kept per room. */
-  configure(settings: WebchatSettings): void {
-    if (settings.title !== undefined) this.#title = settings.title;
-    if (settings.historyLimit !== undefined) {
-      this.#historyLimit = checkLimit(settings.historyLimit);
-      for (const room of this.#model.rooms.values()) this.#model.trim(room, this.#historyLimit);
-      this.#changed();
-    }
-    if (settings.botName !== undefined && settings.botName !== this.bot.name) {
-      this.#model.bot = { id: BOT_ID, name: cleanName(settings.botName), bot: true };
-      for (const room of this.#model.rooms.values()) this.#emit({ type: "room", room: this.#model.roomInfo(room) });
-    }
   }
 
   /**
@@ -105,13 +86,16 @@ export class WebchatHub {
     const user: WebchatUser = { id, name: clean };
     this.#model.users.set(id, user);
     const { room: direct } = this.#model.ensureRoom(directRoomId(id));
-    if (!direct.members.includes(id)) direct.members.push(id);
+    if (!direct.members.includes(id)) {
+      direct.members.push(id);
+      this.#saved?.room(direct.id);
+    }
     if (before?.name !== clean) {
       for (const room of this.#model.rooms.values()) {
         if (room.members.includes(id)) this.#emit({ type: "room", room: this.#model.roomInfo(room) });
       }
+      this.#saved?.user(id);
     }
-    this.#changed();
     return user;
   }
 
@@ -150,7 +134,7 @@ export class WebchatHub {
     if (created || !room.members.includes(userId)) {
       if (!room.members.includes(userId)) room.members.push(userId);
       this.#emit({ type: "room", room: this.#model.roomInfo(room) });
-      this.#changed();
+      this.#saved?.room(room.id);
     }
     return this.#model.roomInfo(room);
   }
@@ -159,10 +143,10 @@ export class WebchatHub {
   post(roomId: string, senderId: string, text: string, options: PostOptions = {}): ChatMessageView {
     const room = this.#model.requireMemberRoom(roomId, senderId);
     const record = this.#model.newMessage(room, senderId, checkText(text), options);
-    this.#model.addMessage(room, record, this.#historyLimit);
+    const dropped = this.#model.addMessage(room, record, this.#historyLimit);
     const view = this.#model.messageView(record);
     this.#emit({ type: "message", message: view });
-    this.#changed();
+    for (const message of [record, ...dropped]) this.#saved?.message(message);
     return view;
   }
 
@@ -231,22 +215,15 @@ export class WebchatHub {
     };
   }
 
-  /** Resolves once everything changed so far is on disk. */
+  /** Resolves once the store holds everything changed so far. */
   async flush(): Promise<void> {
-    await this.#file?.flush();
+    await this.#saved?.flush();
   }
 
   /** Writes pending state and drops all listeners. */
   async close(): Promise<void> {
     this.#listeners.clear();
     await this.flush();
-  }
-
-  async #restore(): Promise<void> {
-    const state = await this.#file?.read(webchatStateSchema);
-    if (!state) return;
-    this.#model.load(state, this.#historyLimit);
-    this.#model.ensureRoom(LOBBY);
   }
 
   #reactable(messageId: string, userId: string): MessageRecord {
@@ -258,7 +235,7 @@ export class WebchatHub {
   #reacted(message: MessageRecord, changes: ReactionChange[]): void {
     const reactions = this.#model.reactionsView(message);
     this.#emit({ type: "reactions", room: message.room, messageId: message.id, reactions, changes });
-    this.#changed();
+    this.#saved?.reactions(message);
   }
 
   #emit(event: HubEvent): void {
@@ -269,9 +246,5 @@ export class WebchatHub {
         this.#logger.warn({ err: error, event: event.type }, "webchat listener failed");
       }
     }
-  }
-
-  #changed(): void {
-    this.#file?.schedule(() => this.#model.toState());
   }
 }

@@ -1,9 +1,19 @@
+// The built-in webchat channel: its hub (rooms, people, messages, reactions, kept in the channel's
+// store), the plugin that builds it from its context, and the page and socket the gateway serves it on.
 export { type WebchatConfig, webchatConfigSchema } from "./config.js";
 export { WebchatHub } from "./hub.js";
-export type { PostOptions, WebchatHubOptions, WebchatSettings } from "./hub-options.js";
+export type { PostOptions, WebchatHubOptions } from "./hub-options.js";
 export { toInboundEvents, webchatRef } from "./inbound.js";
+export { LEGACY_STATE_FILE as WEBCHAT_LEGACY_STATE_FILE } from "./legacy-state.js";
 export { findMentions } from "./mentions.js";
-export { type WebchatPageOptions, webchatPage, webchatPageCsp } from "./page.js";
+export {
+  builtPageAssets,
+  WEBCHAT_PAGE_FILES,
+  type WebchatPageAssets,
+  type WebchatPageOptions,
+  webchatPage,
+  webchatPageCsp,
+} from "./page.js";
 export { createWebchatPlugin, WEBCHAT_CAPABILITIES, WEBCHAT_CHANNEL_ID } from "./plugin.js";
 export {
   type ClientFrame,
@@ -15,8 +25,8 @@ export {
 } from "./protocol.js";
 export { MAX_EMOJI_PER_MESSAGE } from "./reactions.js";
 export { directRoomId, directRoomOwner, LOBBY, normalizeRoomId, roomKind } from "./rooms.js";
+export { type HubWatcher, WebchatSite, type WebchatSiteOptions } from "./site.js";
 export { attachWebchatSocket, WEBCHAT_SOCKET_PATH, type WebchatSocket, type WebchatSocketOptions } from "./socket.js";
-export { STATE_FILE as WEBCHAT_STATE_FILE } from "./state.js";
 export {
   BOT_ID,
   type ChatMessageView,

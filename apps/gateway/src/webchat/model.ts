@@ -3,13 +3,15 @@ import { ChorusError } from "@chorus/core";
 import type { PostOptions } from "./hub-options.js";
 import { findMentions } from "./mentions.js";
 import { directRoomId, LOBBY, roomKind } from "./rooms.js";
-import type { StoredMessage, WebchatState } from "./state.js";
+import type { StoredMessage, StoredReactions } from "./stored.js";
 import { BOT_ID, type ChatMessageView, type ReactionView, type RoomInfo, type WebchatUser } from "./types.js";
 
 /** A message as the hub keeps it; reactions are emoji → user ids, both in insertion order. */
 export interface MessageRecord {
   readonly id: string;
   readonly room: string;
+  /** Its place in the room: 1 for the first message ever written there. */
+  readonly seq: number;
   readonly senderId: string;
   readonly senderName: string;
   readonly text: string;
@@ -24,6 +26,8 @@ export interface RoomRecord {
   /** Human members in the order they joined (the bot is in every room implicitly). */
   readonly members: string[];
   readonly messages: MessageRecord[];
+  /** The `seq` of the room's next message. */
+  nextSeq: number;
 }
 
 const REPLY_SNIPPET = 140;
@@ -97,7 +101,7 @@ export class WebchatModel {
   ensureRoom(id: string): { room: RoomRecord; created: boolean } {
     const existing = this.rooms.get(id);
     if (existing) return { room: existing, created: false };
-    const room: RoomRecord = { id, members: [], messages: [] };
+    const room: RoomRecord = { id, members: [], messages: [], nextSeq: 1 };
     this.rooms.set(id, room);
     return { room, created: true };
   }
@@ -119,6 +123,7 @@ export class WebchatModel {
     return {
       id: `m_${randomBytes(9).toString("base64url")}`,
       room: room.id,
+      seq: room.nextSeq++,
       senderId,
       senderName: sender.name,
       text,
@@ -129,18 +134,21 @@ export class WebchatModel {
     };
   }
 
-  /** Appends a message, dropping the oldest ones beyond `max` in its room. */
-  addMessage(room: RoomRecord, message: MessageRecord, max: number): void {
+  /** Appends a message, dropping the oldest ones beyond `max` in its room; returns those dropped. */
+  addMessage(room: RoomRecord, message: MessageRecord, max: number): MessageRecord[] {
     room.messages.push(message);
+    room.nextSeq = Math.max(room.nextSeq, message.seq + 1);
     this.#messages.set(message.id, message);
-    this.trim(room, max);
+    return this.trim(room, max);
   }
 
-  /** Drops a room's oldest messages beyond `max`. */
-  trim(room: RoomRecord, max: number): void {
+  /** Drops a room's oldest messages beyond `max`; returns them. */
+  trim(room: RoomRecord, max: number): MessageRecord[] {
     const excess = room.messages.length - max;
-    if (excess <= 0) return;
-    for (const dropped of room.messages.splice(0, excess)) this.#messages.delete(dropped.id);
+    if (excess <= 0) return [];
+    const dropped = room.messages.splice(0, excess);
+    for (const message of dropped) this.#messages.delete(message.id);
+    return dropped;
   }
 
   roomInfo(room: RoomRecord): RoomInfo {
@@ -182,38 +190,13 @@ export class WebchatModel {
     }));
   }
 
-  /** Everything, as the state file holds it. */
-  toState(): WebchatState {
-    return {
-      version: 1,
-      users: [...this.users.values()].map(({ id, name }) => ({ id, name })),
-      rooms: [...this.rooms.values()].map((room) => ({
-        id: room.id,
-        members: [...room.members],
-        messages: room.messages.map(storedMessage),
-      })),
-    };
-  }
-
-  /** Replaces everything with what a state file held, keeping at most `max` messages a room. */
-  load(state: WebchatState, max: number): void {
-    this.users.clear();
-    this.rooms.clear();
-    this.#messages.clear();
-    for (const user of state.users) this.users.set(user.id, { id: user.id, name: user.name });
-    for (const stored of state.rooms) {
-      const { room } = this.ensureRoom(stored.id);
-      room.members.push(...new Set(stored.members));
-      for (const message of stored.messages) this.addMessage(room, messageRecord(room.id, message), max);
-    }
-  }
-
   #userOr(id: string, fallbackName: string): WebchatUser {
     return this.user(id) ?? { id, name: fallbackName };
   }
 }
 
-function storedMessage(message: MessageRecord): StoredMessage {
+/** A message as the store keeps it (its reactions apart). */
+export function storedMessageOf(message: MessageRecord): StoredMessage {
   return {
     id: message.id,
     senderId: message.senderId,
@@ -222,20 +205,31 @@ function storedMessage(message: MessageRecord): StoredMessage {
     ts: message.ts,
     ...(message.replyTo !== undefined ? { replyTo: message.replyTo } : {}),
     mentions: [...message.mentions],
-    reactions: [...message.reactions].map(([emoji, users]) => [emoji, [...users]] as [string, string[]]),
   };
 }
 
-function messageRecord(room: string, stored: StoredMessage): MessageRecord {
+/** A message's reactions as the store keeps them. */
+export function storedReactionsOf(message: MessageRecord): StoredReactions {
+  return [...message.reactions].map(([emoji, users]) => [emoji, [...users]]);
+}
+
+/** A message record from what the store keeps. */
+export function messageRecord(
+  room: string,
+  seq: number,
+  stored: StoredMessage,
+  reactions: StoredReactions = [],
+): MessageRecord {
   return {
     id: stored.id,
     room,
+    seq,
     senderId: stored.senderId,
     senderName: stored.senderName,
     text: stored.text,
     ts: stored.ts,
     ...(stored.replyTo !== undefined ? { replyTo: stored.replyTo } : {}),
     mentions: stored.mentions,
-    reactions: new Map(stored.reactions.filter(([, users]) => users.length > 0).map(([e, u]) => [e, [...new Set(u)]])),
+    reactions: new Map(reactions.filter(([, users]) => users.length > 0).map(([e, u]) => [e, [...new Set(u)]])),
   };
 }

@@ -4,10 +4,12 @@ import { performReaction } from "@chorus/core";
 import { type RunningChannel, startChannel } from "@chorus/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { launchChromium } from "../testing/browser.js";
-import { WebchatHub } from "./hub.js";
-import { webchatPage, webchatPageCsp } from "./page.js";
+import { launchChromium } from "../testing/index.js";
+import type { WebchatHub } from "./hub.js";
+import { type WebchatPageAssets, webchatPage, webchatPageCsp } from "./page.js";
+import { buildPageAssets } from "./page-build.test.util.js";
 import { createWebchatPlugin } from "./plugin.js";
+import { WebchatSite } from "./site.js";
 import { attachWebchatSocket, type WebchatSocket } from "./socket.js";
 import { closeServer, listen, tempDir } from "./support.test.util.js";
 
@@ -15,16 +17,24 @@ const TOKEN = "browser-test-token-0123456789";
 let browser: Browser;
 let server: Server;
 let baseUrl: string;
-let hub: WebchatHub;
+const site = new WebchatSite({ botName: "Chorus" });
 let socket: WebchatSocket;
 let running: RunningChannel;
 let cleanup: () => Promise<void>;
-const plugin = () => createWebchatPlugin(hub);
+/** The page as built from src/webchat/page/ now (not a build on disk). */
+let assets: WebchatPageAssets;
+const plugin = () => createWebchatPlugin(site);
 const servePage: Parameters<typeof listen>[0] = (req, res) => {
   if (req.url?.split("?")[0] !== "/") return void res.writeHead(404).end();
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": webchatPageCsp() });
-  res.end(webchatPage({ title: hub.title }));
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": webchatPageCsp(assets) });
+  res.end(webchatPage({ title: site.title }, assets));
 };
+
+/** The running instance's hub. */
+function hub(): WebchatHub {
+  if (!site.hub) throw new Error("the webchat instance is not running");
+  return site.hub;
+}
 
 let context: BrowserContext;
 let page: Page;
@@ -33,12 +43,12 @@ const pageProblems: string[] = [];
 beforeAll(async () => {
   const temp = await tempDir("browser");
   cleanup = temp.cleanup;
-  hub = new WebchatHub({ stateDir: temp.dir, botName: "Chorus" });
+  assets = await buildPageAssets();
   running = await startChannel(plugin(), { config: { title: "Chorus test chat" }, stateDir: temp.dir });
   ({ server } = await listen(servePage));
   const address = server.address();
   baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  socket = attachWebchatSocket(server, hub, { authenticate: (token) => token === TOKEN });
+  socket = attachWebchatSocket(server, site, { token: TOKEN });
   browser = await launchChromium();
 });
 
@@ -47,7 +57,6 @@ afterAll(async () => {
   await socket?.close();
   if (server) await closeServer(server);
   await running?.stop();
-  await hub?.close();
   await cleanup?.();
 });
 
@@ -131,18 +140,18 @@ describe("webchat page in Chromium", () => {
     await running.instance.react(inbound.ref, { op: "add", emoji: "👍" });
     await chip("👍", 1).click();
     await chip("👍", 2).waitFor();
-    expect(hub.reactionsBy(inbound.ref.messageId, userId)).toEqual(["👍"]);
+    expect(hub().reactionsBy(inbound.ref.messageId, userId)).toEqual(["👍"]);
     expect(await chip("👍").getAttribute("aria-pressed")).toBe("true");
     await chip("👍", 2).click();
     await chip("👍", 1).waitFor();
-    expect(hub.reactionsBy(inbound.ref.messageId, userId)).toEqual([]);
-    expect(hub.botReactions(inbound.ref.messageId)).toEqual(["👍"]);
+    expect(hub().reactionsBy(inbound.ref.messageId, userId)).toEqual([]);
+    expect(hub().botReactions(inbound.ref.messageId)).toEqual(["👍"]);
 
     const mine = message("Bea", "react with me");
     await mine.getByTestId("react").click();
     await mine.getByTestId("picker-emoji").filter({ hasText: "🎉" }).click();
     await chip("🎉", 1).waitFor();
-    expect(hub.reactionsBy(inbound.ref.messageId, userId)).toEqual(["🎉"]);
+    expect(hub().reactionsBy(inbound.ref.messageId, userId)).toEqual(["🎉"]);
     expect(running.events.filter((e) => e.type === "reaction").map((e) => [e.emoji, e.action])).toEqual(
       expect.arrayContaining([
         ["👍", "added"],
@@ -177,6 +186,20 @@ describe("webchat page in Chromium", () => {
     await message("Dee", "remember me").waitFor();
     expect(await page.evaluate<string>(`localStorage.getItem("chorus.webchat.userId")`)).toBe(userId);
     expect(await page.getByTestId("name-input").isVisible()).toBe(false);
+  });
+
+  it("connects again after the instance restarted, with its identity and the history kept in the store", async () => {
+    const userId = await enter("Gus");
+    await say("before the restart");
+    await message("Gus", "before the restart").waitFor();
+    await running.restart();
+    await running.instance.send({ id: `dm:${userId}` }, { text: "back after the restart" });
+    await message("Chorus", "back after the restart").waitFor();
+    await page.getByTestId("status").filter({ hasText: "Connected" }).waitFor();
+    expect(await message("Gus", "before the restart").count()).toBe(1);
+    await say("after the restart");
+    const inbound = await lastInbound("after the restart");
+    expect(inbound.sender).toEqual({ id: userId, name: "Gus" });
   });
 
   it("gives up a socket that stays connecting, opens another and connects", async () => {

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { PAGE_RENDER_SCRIPT } from "./page-render.js";
-import { PAGE_STATE_SCRIPT } from "./page-script.js";
-import { PAGE_STYLE } from "./page-style.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ChorusError } from "@chorus/core";
+import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
 import { WEBCHAT_SOCKET_PATH } from "./socket.js";
 
 export interface WebchatPageOptions {
@@ -10,10 +11,35 @@ export interface WebchatPageOptions {
   socketPath?: string;
 }
 
-const SCRIPT = `(function () {\n"use strict";\n${PAGE_RENDER_SCRIPT}\n${PAGE_STATE_SCRIPT}\n})();`;
+/** The page's script and stylesheet, as the build made them from `src/webchat/page/`. */
+export interface WebchatPageAssets {
+  readonly script: string;
+  readonly style: string;
+}
+
+/** Where the build puts the page's script and stylesheet: beside the CLI bundle (`rolldown.config.mjs`). */
+export const WEBCHAT_PAGE_FILES = {
+  script: join(GATEWAY_PACKAGE_DIR, "dist", "bin", "webchat-page.js"),
+  style: join(GATEWAY_PACKAGE_DIR, "dist", "bin", "webchat-page.css"),
+} as const;
+
+let built: WebchatPageAssets | undefined;
+
+/** The built page script and stylesheet, read on first use (the first `GET /`) and kept. */
+export function builtPageAssets(): WebchatPageAssets {
+  built ??= checkedAssets({ script: readBuilt(WEBCHAT_PAGE_FILES.script), style: readBuilt(WEBCHAT_PAGE_FILES.style) });
+  return built;
+}
+
+/** Assets that can be inlined: no text in them ends their element early. */
+export function checkedAssets(assets: WebchatPageAssets): WebchatPageAssets {
+  if (/<\/script|<!--/iu.test(assets.script)) throw new Error("the webchat page script contains </script or <!--");
+  if (/<\/style/iu.test(assets.style)) throw new Error("the webchat page stylesheet contains </style");
+  return assets;
+}
 
 /** The webchat as one self-contained HTML page (inline CSS and JS, no external assets). */
-export function webchatPage(options: WebchatPageOptions): string {
+export function webchatPage(options: WebchatPageOptions, assets: WebchatPageAssets = builtPageAssets()): string {
   const title = escapeHtml(options.title);
   const socketPath = escapeHtml(options.socketPath ?? WEBCHAT_SOCKET_PATH);
   return `<!doctype html>
@@ -25,7 +51,7 @@ export function webchatPage(options: WebchatPageOptions): string {
 <link rel="icon" href="data:,">
 <meta name="webchat-socket" content="${socketPath}">
 <title>${title}</title>
-<style>${PAGE_STYLE}</style>
+<style>${assets.style}</style>
 </head>
 <body>
 <header class="top">
@@ -71,7 +97,7 @@ export function webchatPage(options: WebchatPageOptions): string {
   </form>
 </div>
 <p id="toast" class="toast" role="alert" data-testid="error" hidden></p>
-<script>${SCRIPT}</script>
+<script>${assets.script}</script>
 </body>
 </html>
 `;
@@ -81,17 +107,28 @@ export function webchatPage(options: WebchatPageOptions): string {
  * A Content-Security-Policy for the page: only its own inline script and style (by hash) and
  * WebSocket/HTTP connections to the same origin.
  */
-export function webchatPageCsp(): string {
+export function webchatPageCsp(assets: WebchatPageAssets = builtPageAssets()): string {
   return [
     "default-src 'none'",
-    `script-src '${sha256(SCRIPT)}'`,
-    `style-src '${sha256(PAGE_STYLE)}'`,
+    `script-src '${sha256(assets.script)}'`,
+    `style-src '${sha256(assets.style)}'`,
     "connect-src 'self'",
     "img-src 'self' data:",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join("; ");
+}
+
+function readBuilt(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ChorusError("E_PLATFORM", `the webchat page is not built: cannot read ${file}`, {
+      cause: error,
+      hint: "Build the gateway (npx -y pnpm@12.4.2 --filter @chorus/gateway build).",
+    });
+  }
 }
 
 function sha256(text: string): string {

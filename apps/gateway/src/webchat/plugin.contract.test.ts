@@ -1,38 +1,43 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describeChannelContract } from "@chorus/testkit/vitest";
-import { afterAll } from "vitest";
-import { WebchatHub } from "./hub.js";
+import type { WebchatHub } from "./hub.js";
 import { createWebchatPlugin } from "./plugin.js";
+import { WebchatSite } from "./site.js";
 
-const stateDir = mkdtempSync(join(tmpdir(), "chorus-webchat-contract-"));
-const hub = new WebchatHub({ stateDir });
-const human = hub.identify("Ada");
-hub.join("lobby", human.id);
+const site = new WebchatSite({ botName: "Chorus" });
+let adaId: string | undefined;
 
-afterAll(async () => {
-  await hub.close();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+/** The running instance's hub (a new one after each restart, with what the store kept). */
+function hub(): WebchatHub {
+  if (!site.hub) throw new Error("the webchat instance is not running");
+  return site.hub;
+}
+
+/** Ada, a person in the lobby: made once, found again after a restart. */
+function ada(): string {
+  const current = hub();
+  if (adaId === undefined || !current.user(adaId)) {
+    adaId = current.identify("Ada", adaId).id;
+    current.join("lobby", adaId);
+  }
+  return adaId;
+}
 
 describeChannelContract("webchat: the whole channel contract", {
-  plugin: createWebchatPlugin(hub),
-  stateDir,
+  plugin: createWebchatPlugin(site),
   async setup() {
     return {
       config: { botName: "Chorus" },
       conversation: { id: "lobby" },
       inProcess:
-        "the webchat's platform is the gateway's own hub; browsers reach it over the gateway's WebSocket (tested in socket.test.ts)",
+        "the webchat's platform is the hub its instance builds (its state in ctx.store); browsers reach it over the gateway's WebSocket (tested in socket.test.ts)",
       secrets: [],
-      botReactions: (ref) => hub.botReactions(ref.messageId),
+      botReactions: (ref) => hub().botReactions(ref.messageId),
       addForeignReaction: (ref, emoji) => {
-        hub.react(ref.messageId, human.id, emoji, true);
+        hub().react(ref.messageId, ada(), emoji, true);
       },
-      foreignReactions: (ref) => hub.reactionsBy(ref.messageId, human.id),
+      foreignReactions: (ref) => hub().reactionsBy(ref.messageId, ada()),
       userSends: (text) => {
-        hub.post("lobby", human.id, text);
+        hub().post("lobby", ada(), text);
       },
     };
   },

@@ -1,27 +1,27 @@
 import { performReaction } from "@chorus/core";
 import { type RunningChannel, startChannel, validatePluginConfig } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { WebchatHub } from "./hub.js";
+import type { WebchatHub } from "./hub.js";
 import { createWebchatPlugin } from "./plugin.js";
+import { WebchatSite } from "./site.js";
 import { tempDir } from "./support.test.util.js";
 
+let site: WebchatSite;
 let hub: WebchatHub;
 let running: RunningChannel;
 let cleanup: () => Promise<void>;
-let stateDir: string;
-const plugin = () => createWebchatPlugin(hub);
+const plugin = () => createWebchatPlugin(site);
 
 beforeEach(async () => {
   const temp = await tempDir("plugin");
   cleanup = temp.cleanup;
-  stateDir = temp.dir;
-  hub = new WebchatHub({ stateDir });
-  running = await startChannel(plugin(), { config: { botName: "Chorus" }, stateDir });
+  site = new WebchatSite({ botName: "Agent" });
+  running = await startChannel(plugin(), { config: { botName: "Chorus" }, stateDir: temp.dir });
+  hub = site.hub as WebchatHub;
 });
 
 afterEach(async () => {
   await running.stop();
-  await hub.close();
   await cleanup();
 });
 
@@ -98,12 +98,33 @@ describe("webchat inbound events", () => {
     expect(new Set(reactions.map((e) => e.eventId)).size).toBe(2);
   });
 
-  it("stops emitting after stop", async () => {
+  it("stops emitting after stop, and its hub is no longer served", async () => {
     const ada = hub.identify("Ada");
     await running.instance.stop();
+    expect(site.hub).toBeUndefined();
     hub.post(`dm:${ada.id}`, ada.id, "anyone?");
     expect(running.events).toEqual([]);
     expect(running.instance.status()).toEqual({ state: "stopped" });
+  });
+
+  it("emits again, once, a message whose commit the gateway failed", async () => {
+    const ada = hub.identify("Ada");
+    running.refuseCommit((e) => e.type === "message", 2);
+    const sent = hub.post(`dm:${ada.id}`, ada.id, "first try fails");
+    const event = await running.waitForEvent((e) => e.type === "message");
+    expect(event.eventId).toBe(`default:${sent.id}`);
+    expect(running.refused.map((e) => e.eventId)).toEqual([event.eventId, event.eventId]);
+    expect(running.events).toHaveLength(1);
+    expect(running.logs.at("warn").map((line) => line.message)).toContain(
+      "webchat: the gateway could not commit an event; it is kept and emitted again until it is",
+    );
+  });
+
+  it("takes the bot's name from the site (the agent's) unless the config names it", async () => {
+    await running.stop();
+    running = await startChannel(plugin(), { config: {} });
+    expect((site.hub as WebchatHub).bot.name).toBe("Agent");
+    expect(running.instance.identity?.()).toEqual({ id: "bot", name: "Agent", isBot: true });
   });
 });
 
@@ -123,7 +144,10 @@ describe("webchat instance", () => {
     const question = hub.post(`dm:${ada.id}`, ada.id, "question");
     const inbound = await running.waitForEvent((e) => e.type === "message");
     const replyTo = inbound.type === "message" ? inbound.ref : undefined;
-    const answer = await running.instance.send({ id: `dm:${ada.id}` }, { text: "answer", replyTo });
+    const answer = await running.instance.send(
+      { id: `dm:${ada.id}` },
+      { text: "answer", ...(replyTo ? { replyTo } : {}) },
+    );
     expect(hub.message(answer.messageId)?.replyTo?.id).toBe(question.id);
     const orphan = await running.instance.send(
       { id: `dm:${ada.id}` },
@@ -184,14 +208,13 @@ describe("webchat instance", () => {
 
 describe("webchat config", () => {
   it("applies botName, title and keepMessages, and rejects unknown keys", async () => {
-    const other = await startChannel(plugin(), {
-      config: { botName: "Robo", title: "Team", keepMessages: 10 },
-      stateDir,
-    });
+    const other = await startChannel(plugin(), { config: { botName: "Robo", title: "Team", keepMessages: 10 } });
     try {
-      expect(hub.bot.name).toBe("Robo");
-      expect(hub.title).toBe("Team");
-      expect(hub.historyLimit).toBe(10);
+      const configured = site.hub as WebchatHub;
+      expect(configured.bot.name).toBe("Robo");
+      expect(configured.title).toBe("Team");
+      expect(site.title).toBe("Team");
+      expect(configured.historyLimit).toBe(10);
     } finally {
       await other.stop();
     }

@@ -16,7 +16,7 @@ export class SocketSession {
 
   constructor(
     readonly ws: WebSocket,
-    private readonly hub: WebchatHub,
+    readonly hub: WebchatHub,
     private readonly logger: Logger,
   ) {}
 

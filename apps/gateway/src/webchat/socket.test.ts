@@ -3,6 +3,7 @@ import { waitFor } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { WebchatHub } from "./hub.js";
+import { WebchatSite } from "./site.js";
 import { attachWebchatSocket, type WebchatSocket } from "./socket.js";
 import { closeServer, listen, TestClient } from "./support.test.util.js";
 
@@ -10,6 +11,7 @@ const TOKEN = "s3cret-token-for-tests";
 let server: Server;
 let port: number;
 let hub: WebchatHub;
+let site: WebchatSite;
 let socket: WebchatSocket;
 const clients: TestClient[] = [];
 
@@ -34,7 +36,9 @@ async function person(name: string, room?: string) {
 beforeEach(async () => {
   ({ server, port } = await listen());
   hub = new WebchatHub({ botName: "Chorus" });
-  socket = attachWebchatSocket(server, hub, { authenticate: (token) => token === TOKEN });
+  site = new WebchatSite();
+  site.serve(hub);
+  socket = attachWebchatSocket(server, site, { token: TOKEN });
 });
 
 afterEach(async () => {
@@ -102,6 +106,8 @@ describe("webchat socket", () => {
   it("refuses the upgrade with 401 without the right token and leaves other paths alone", async () => {
     await expect(client(null)).rejects.toThrow("HTTP 401");
     await expect(client("wrong")).rejects.toThrow("HTTP 401");
+    await expect(client(`${TOKEN}x`)).rejects.toThrow("HTTP 401");
+    await expect(client(TOKEN.slice(0, -1))).rejects.toThrow("HTTP 401");
     const other = new WebSocketServer({ noServer: true });
     server.on("upgrade", (request, raw, head) => {
       if (request.url === "/other") other.handleUpgrade(request, raw, head, (ws) => ws.send("from the other handler"));
@@ -165,7 +171,7 @@ describe("webchat socket", () => {
 
   it("drops sockets that stop answering pings and keeps the others", async () => {
     await socket.close();
-    socket = attachWebchatSocket(server, hub, { authenticate: (token) => token === TOKEN, heartbeatMs: 100 });
+    socket = attachWebchatSocket(server, site, { token: TOKEN, heartbeatMs: 100 });
     const live = await person("Ada");
     const silent = new WebSocket(`ws://127.0.0.1:${port}/webchat/ws?token=${TOKEN}`, { autoPong: false });
     const closed = new Promise<void>((resolve) => silent.once("close", () => resolve()));
@@ -174,6 +180,24 @@ describe("webchat socket", () => {
     await closed;
     await waitFor(() => socket.clients === 1, { message: "the server to forget the silent socket" });
     expect(live.c.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it("refuses connections (503) while no hub runs and closes a stopped hub's sockets (1012)", async () => {
+    const { c } = await person("Ada");
+    const code = new Promise<number>((resolve) => c.ws.once("close", (value) => resolve(value)));
+    site.withdraw(hub);
+    expect(await code).toBe(1012);
+    await expect(client()).rejects.toThrow("HTTP 503");
+    // The next hub (the instance restarted) takes the browsers that connect again.
+    const next = new WebchatHub({ botName: "Chorus" });
+    site.serve(next);
+    const again = await person("Ada", "lobby");
+    expect(next.user(again.me.id)).toEqual(again.me);
+    expect(hub.user(again.me.id)).toBeUndefined();
+    next.post("lobby", "bot", "hello again");
+    expect((await again.c.next("message")).message.text).toBe("hello again");
+    hub.post("lobby", "bot", "from the stopped hub");
+    expect(again.c.all("message").map((f) => f.message.text)).toEqual(["hello again"]);
   });
 
   it("closes its sockets with 1001 on close", async () => {

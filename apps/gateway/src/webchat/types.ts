@@ -1,5 +1,8 @@
 import type { ChatType } from "@chorus/core";
 
+/** The webchat's channel id. */
+export const WEBCHAT_CHANNEL_ID = "webchat";
+
 /** The user id of the bot (the agent) in every webchat room. */
 export const BOT_ID = "bot";
 

@@ -80,7 +80,12 @@ describe("Feishu through the real gateway process (long connection)", () => {
   it("a reply to the bot's message counts as a mention, and the agent's answer goes back to it", async () => {
     const [answer] = fromBot();
     model.script({ text: "Seven o'clock." });
-    await feishu.userSends({ chatId: team.chat_id, from: ann, text: "What time?", replyTo: answer?.message_id });
+    await feishu.userSends({
+      chatId: team.chat_id,
+      from: ann,
+      text: "What time?",
+      replyTo: answer?.message_id as string,
+    });
     await eventually(() => expect(fromBot().map((m) => feishu.textOf(m))).toContain("Seven o'clock."), {
       timeoutMs: 15_000,
     });

@@ -127,7 +127,9 @@ describe("Nextcloud Talk through the real gateway process", () => {
     await eventually(() => {
       const warning = gateway
         .logs()
-        .find((line) => line.level === 40 && String(line.msg).startsWith("nextcloud: could not read"));
+        .find(
+          (line) => line.level === 40 && String(line.msg).startsWith("nextcloud: skipped a delivery it cannot read"),
+        );
       expect(warning?.msg).toContain("actor.talkParticipantType: expected a participant type");
       expect(warning?.msg).toContain("object.id:");
     });

@@ -12,8 +12,13 @@ import {
 } from "@chorus/channel-whatsapp/testing";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTEXT_MARKER, CURRENT_MARKER } from "../../src/groups/history.js";
-import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
+import {
+  CONTEXT_MARKER,
+  CURRENT_MARKER,
+  createFakeOpenAI,
+  type FakeOpenAI,
+  fakeModelConfig,
+} from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { readSessions, requestWith, systemOf, userOf } from "../support/groups-a-world.js";
 import { runChorus } from "../support/loading-cli.js";

@@ -1,7 +1,7 @@
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeReply } from "../../src/testing/index.js";
-import { withoutModelAddress } from "../../src/turn/reply.js";
+import { withoutModelAddress } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { createModelWorld, type ModelWorld } from "../support/memory-setup.js";
 

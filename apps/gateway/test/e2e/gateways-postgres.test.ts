@@ -4,9 +4,14 @@ import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/
 import { eventually, waitFor } from "@chorus/testkit";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_HEARTBEAT_PROMPT } from "../../src/heartbeat/scheduler.js";
-import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
-import { freshPostgresDatabase } from "../../src/testing/postgres-database.js";
+import {
+  createFakeOpenAI,
+  DEFAULT_HEARTBEAT_PROMPT,
+  type FakeOpenAI,
+  fakeModelConfig,
+  freshPostgresDatabase,
+  lastUserText,
+} from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { systemText } from "../support/groups-b-harness.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONTEXT_MARKER, CURRENT_MARKER } from "../../src/groups/history.js";
+import { CONTEXT_MARKER, CURRENT_MARKER } from "../../src/testing/index.js";
 import { removeHome } from "../support/gateway-process.js";
 import { type GroupsHarness, useGroupsGateway } from "../support/groups-a-gateway.js";
 import {

@@ -1,6 +1,6 @@
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_HEARTBEAT_PROMPT } from "../../src/heartbeat/scheduler.js";
+import { DEFAULT_HEARTBEAT_PROMPT } from "../../src/testing/index.js";
 import { readSessionsOnDisk } from "../support/faults-state.js";
 import { type GroupsHarness, groupKey, startHarness, systemText, userText } from "../support/groups-b-harness.js";
 

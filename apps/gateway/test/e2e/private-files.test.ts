@@ -62,7 +62,8 @@ describe.skipIf(process.platform === "win32")("chat content at rest is readable 
     expect(await gateway.stop()).toBe(0);
 
     const files = await filesUnder(home);
-    expect(files).toContain(join("state", "webchat", "default", "webchat.json"));
+    // The webchat keeps its rooms and messages in its store, in chorus.db: no file of its own.
+    expect(files).not.toContain(join("state", "webchat", "default", "webchat.json"));
     expect(files).toContain(join("agents", "main", "sessions", "sessions.json"));
     expect(await looseUnder(home)).toEqual([]);
   });

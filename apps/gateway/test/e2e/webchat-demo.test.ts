@@ -1,8 +1,9 @@
-import { mkdtemp } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { GATEWAY_DIR, type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { connectWebchat, type Frame } from "../support/webchat-client.js";
 
 describe("chorus start with no config: webchat + the demo agent", () => {
@@ -25,6 +26,20 @@ describe("chorus start with no config: webchat + the demo agent", () => {
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(await page.text()).toContain("<title>Chorus</title>");
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+  });
+
+  it("serves the page script the build made from src/webchat/page/ (dist/bin/webchat-page.js), allowed by its CSP hash", async () => {
+    const built = join(GATEWAY_DIR, "dist", "bin", "webchat-page.js");
+    const script = await readFile(built, "utf8");
+    const { sources } = JSON.parse(await readFile(`${built}.map`, "utf8")) as { sources: string[] };
+    expect(sources.length).toBeGreaterThan(5);
+    expect(sources.filter((source) => !source.startsWith("../../src/webchat/page/"))).toEqual([]);
+    expect(sources).toContain("../../src/webchat/page/main.ts");
+    const page = await fetch(`${gateway.url}/`);
+    const html = await page.text();
+    expect(/<script>([\s\S]*)<\/script>/.exec(html)?.[1]).toBe(script);
+    const hash = createHash("sha256").update(script, "utf8").digest("base64");
+    expect(page.headers.get("content-security-policy")).toContain(`script-src 'sha256-${hash}'`);
   });
 
   it("the demo agent reacts to a message and answers it; the API removes the reaction", async () => {

@@ -4,9 +4,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validateInstallation } from "../../src/checks/validate.js";
-import { chorusPaths } from "../../src/home.js";
-import { installGatewayLayout } from "../../src/testing/provider-install.js";
+import { chorusPaths, installGatewayLayout, validateInstallation } from "../../src/testing/index.js";
 
 /*
  * Docs as they are copied: every ```json5 block of every README and of docs/ is a complete config

@@ -27,7 +27,7 @@ export interface StartOptions {
   config?: Record<string, unknown>;
   /** Start without any config file (the out-of-the-box experience). */
   noConfig?: boolean;
-  home?: string;
+  home?: string | undefined;
   args?: string[];
   env?: NodeJS.ProcessEnv;
   /** Flags for node itself, before the CLI (`--cpu-prof`, say). */

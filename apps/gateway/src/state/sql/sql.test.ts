@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { requirePackage } from "../../require-package.js";
+import { requirePackage } from "../../support/index.js";
 import { rowCount } from "./sql.js";
 import { SqliteDb } from "./sqlite-db.js";
 

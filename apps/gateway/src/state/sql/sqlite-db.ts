@@ -1,8 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { DatabaseSyncInstance as Database, StatementSyncInstance as Statement } from "@photostructure/sqlite";
-import { makePrivateFile, restrictToOwner } from "../../owner-only.js";
-import { requirePackage } from "../../require-package.js";
+import { makePrivateFile, requirePackage, restrictToOwner } from "../../support/index.js";
 import type { Sql, SqlDb, TxOptions } from "./sql.js";
 import { WalSync } from "./wal-sync.js";
 

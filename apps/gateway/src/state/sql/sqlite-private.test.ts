@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { requirePackage } from "../../require-package.js";
+import { requirePackage } from "../../support/index.js";
 import { StateStore } from "../state-store.js";
 import { SqliteDb } from "./sqlite-db.js";
 

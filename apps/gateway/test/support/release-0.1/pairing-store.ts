@@ -23,7 +23,7 @@ import {
   type PairingSender,
   type PendingPairing,
   pairingFileSchema,
-} from "../../../src/access/pairing.js";
+} from "../../../src/testing/index.js";
 import { withFileLock } from "./file-lock.js";
 
 export interface PairingStoreOptions {

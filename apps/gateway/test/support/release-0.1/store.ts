@@ -15,9 +15,10 @@ import {
   readSessionsFile,
   SESSIONS_FILE_VERSION,
   type SessionEntry,
+  type SessionSettings,
   type SessionsFile,
-} from "../../../src/sessions/entry.js";
-import { type SessionSettings, withSettings } from "../../../src/sessions/settings.js";
+  withSettings,
+} from "../../../src/testing/index.js";
 
 /** What `ensure` needs to create a session; the rest is generated (settings start empty). */
 export type SessionInit = Pick<

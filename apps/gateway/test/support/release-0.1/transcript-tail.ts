@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { parseTranscriptLine } from "../../../src/sessions/transcript-entry.js";
+import { parseTranscriptLine } from "../../../src/testing/index.js";
 
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;

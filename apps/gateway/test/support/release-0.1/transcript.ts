@@ -2,7 +2,7 @@ import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { CorruptFileError, ioError, writeFileAtomic } from "@chorus/channel-kit/state";
 import { ChorusError } from "@chorus/core";
-import { parseTranscriptLine, serializeEntries, type TranscriptEntry } from "../../../src/sessions/transcript-entry.js";
+import { parseTranscriptLine, serializeEntries, type TranscriptEntry } from "../../../src/testing/index.js";
 import { repairTornTail } from "./transcript-tail.js";
 
 export interface ReadTranscriptOptions {

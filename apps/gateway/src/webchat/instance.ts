@@ -1,0 +1,122 @@
+import {
+  type ChannelContext,
+  type ChannelInstance,
+  type ChannelStatus,
+  ChorusError,
+  type MessageRef,
+  type ReactionIntent,
+  type ReactionSummary,
+  type ReactResult,
+  type RefScope,
+  splitText,
+} from "@chorus/core";
+import type { WebchatConfig } from "./config.js";
+import { WebchatHub } from "./hub.js";
+import { webchatRef } from "./inbound.js";
+import { importLegacyState } from "./legacy-state.js";
+import { createWebchatReceiver } from "./receive.js";
+import type { WebchatSite } from "./site.js";
+import { BOT_ID, type ChatMessageView, WEBCHAT_CHANNEL_ID } from "./types.js";
+import { MAX_MESSAGE_LENGTH, webchatEmoji } from "./validate.js";
+
+/**
+ * One running webchat: a hub with what `ctx.store` kept (an older version's `webchat.json`
+ * imported into it first), served on `site` from `start` to `stop`.
+ */
+export async function createWebchatInstance(
+  site: WebchatSite,
+  ctx: ChannelContext<WebchatConfig>,
+): Promise<ChannelInstance> {
+  await importLegacyState(ctx.store, ctx.logger, ctx.stateDir);
+  const hub = await WebchatHub.load({
+    store: ctx.store,
+    logger: ctx.logger,
+    botName: ctx.config.botName ?? site.botName,
+    ...(ctx.config.title !== undefined ? { title: ctx.config.title } : {}),
+    ...(ctx.config.keepMessages !== undefined ? { historyLimit: ctx.config.keepMessages } : {}),
+  });
+  const scope: RefScope = { channel: WEBCHAT_CHANNEL_ID, accountId: ctx.accountId, botId: BOT_ID };
+  const receiver = createWebchatReceiver(hub, ctx, scope);
+  let unsubscribe: (() => void) | undefined;
+  let state: ChannelStatus["state"] = "stopped";
+
+  const messageAt = (ref: Pick<MessageRef, "conversationId" | "messageId">): ChatMessageView => {
+    const message = hub.message(ref.messageId);
+    if (!message || message.room !== ref.conversationId) {
+      throw new ChorusError(
+        "E_MESSAGE_NOT_FOUND",
+        `webchat message ${ref.messageId} is not in room ${ref.conversationId} (or is no longer kept)`,
+        { hint: `Rooms keep their last ${hub.historyLimit} messages.` },
+      );
+    }
+    return message;
+  };
+
+  return {
+    async start() {
+      unsubscribe?.();
+      unsubscribe = hub.subscribe((event) => void receiver.receive(event));
+      site.serve(hub);
+      state = "running";
+    },
+    async stop() {
+      site.withdraw(hub);
+      unsubscribe?.();
+      unsubscribe = undefined;
+      state = "stopped";
+      await hub.flush();
+    },
+    async send(conversation, message) {
+      const replyTo = message.replyTo?.messageId;
+      // A reply target that aged out of the room's history is dropped, not the reply.
+      const replyKept = replyTo !== undefined && hub.message(replyTo)?.room === conversation.id;
+      let first: MessageRef | undefined;
+      for (const [index, text] of splitText(message.text, MAX_MESSAGE_LENGTH).entries()) {
+        const posted = hub.post(conversation.id, BOT_ID, text, {
+          ...(index === 0 && replyKept ? { replyTo } : {}),
+          ...(index === 0 && message.mentions ? { mentions: message.mentions } : {}),
+        });
+        first ??= webchatRef(posted, scope);
+      }
+      return first as MessageRef;
+    },
+    async react(ref, intent) {
+      return executeIntent(hub, messageAt(ref).id, intent);
+    },
+    async listReactions(ref): Promise<ReactionSummary[]> {
+      return hub.reactionsOf(messageAt(ref).id).map((reaction) => ({
+        emoji: reaction.emoji,
+        count: reaction.users.length,
+        me: reaction.users.some((user) => user.id === BOT_ID),
+      }));
+    },
+    async setTyping(conversation, on) {
+      hub.setTyping(conversation.id, BOT_ID, on);
+    },
+    async resolveMessageRef(conversation, messageId) {
+      return webchatRef(messageAt({ conversationId: conversation.id, messageId }), scope);
+    },
+    status() {
+      if (state !== "running") return { state };
+      const people = new Set(hub.rooms().flatMap((room) => room.members.filter((m) => !m.bot).map((m) => m.id)));
+      return { state, detail: `chatting as ${hub.bot.name} in ${hub.rooms().length} rooms with ${people.size} people` };
+    },
+    identity() {
+      return { id: hub.bot.id, name: hub.bot.name, isBot: true };
+    },
+  };
+}
+
+/** Carries out core's decision on the bot's own reactions only. */
+function executeIntent(hub: WebchatHub, messageId: string, intent: ReactionIntent): ReactResult {
+  if (intent.op === "clear") {
+    return { ok: true, action: "react", op: "clear", removed: hub.clearReactions(messageId, BOT_ID) };
+  }
+  const emoji = webchatEmoji(intent.resolved?.bare ?? intent.emoji ?? "");
+  if (intent.op === "add") {
+    hub.react(messageId, BOT_ID, emoji, true);
+    return { ok: true, action: "react", op: "add", emoji };
+  }
+  const removed = hub.react(messageId, BOT_ID, emoji, false);
+  return { ok: true, action: "react", op: "remove", emoji, removed: removed ? [emoji] : [] };
+}
