@@ -1,4 +1,4 @@
-import type { Receipt } from "@chorus/channel-kit";
+import { webhookAnswer } from "@chorus/channel-kit";
 import type { HttpHandler, Logger } from "@chorus/core";
 import type { IMessageReceiver } from "./receive.js";
 import { presentedSecret, secretMatches } from "./secret.js";
@@ -11,19 +11,6 @@ export interface WebhookOptions {
   receiver: IMessageReceiver;
   logger: Logger;
 }
-
-/**
- * The answer BlueBubbles gets. It never posts a webhook again whatever it hears (a failure is a
- * debug line in its log): a committed or ignored event is answered 200, one kept to be emitted
- * again 202, a body the plugin cannot read 400, one given up on 503.
- */
-const ANSWERS: Record<Receipt, () => Response> = {
-  committed: () => Response.json({ ok: true }),
-  ignored: () => Response.json({ ok: true }),
-  kept: () => Response.json({ ok: true }, { status: 202 }),
-  unreadable: () => Response.json({ error: "unreadable payload" }, { status: 400 }),
-  "not-committed": () => Response.json({ error: "not_committed" }, { status: 503 }),
-};
 
 /**
  * The webhook BlueBubbles posts to (`{ type, data }`): check the secret (401 before the body is
@@ -42,6 +29,7 @@ export function createWebhookHandler(options: WebhookOptions): HttpHandler {
       logger.info({}, "imessage: a webhook arrived while the channel is not running; answered 503");
       return Response.json({ error: "not_ready" }, { status: 503 });
     }
-    return ANSWERS[await options.receiver.receive(await request.text())]();
+    // BlueBubbles never posts a webhook again whatever it hears: 200, 202 (kept, emitted again here), 400, 503.
+    return webhookAnswer(await options.receiver.receive(await request.text()));
   };
 }

@@ -19,6 +19,7 @@ export {
   type Receiver,
   type ReceiverOptions,
   type Redelivery,
+  webhookAnswer,
 } from "./receive/index.js";
 export { BOT_REACTIONS_TTL_MS, BotReactionRecord, type ReactionTarget } from "./records/bot-reactions.js";
 export { REDACTED, Redactor, secretsOf } from "./redact/redactor.js";

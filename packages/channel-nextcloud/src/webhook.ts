@@ -1,5 +1,4 @@
-import type { Receipt } from "@chorus/channel-kit";
-import { BoundedSet } from "@chorus/channel-kit";
+import { BoundedSet, webhookAnswer } from "@chorus/channel-kit";
 import type { HttpHandler, Logger } from "@chorus/core";
 import type { NextcloudReceiver } from "./receive.js";
 import { MIN_RANDOM_LENGTH, normalizeServerUrl, signatureMatches } from "./signing.js";
@@ -17,20 +16,6 @@ export interface WebhookOptions {
   receiver: NextcloudReceiver;
   logger: Logger;
 }
-
-/**
- * The answer Talk gets. Talk takes 200 and 202 for success and never retries anything else
- * (`BotService::sendAsyncRequest`): a committed or ignored hook is answered 200, one whose event
- * is kept to be emitted again 202, one the plugin cannot read 400 (Talk counts it as a bot error,
- * where the admin sees it), one given up on 503.
- */
-const ANSWERS: Record<Receipt, () => Response> = {
-  committed: () => Response.json({ ok: true }),
-  ignored: () => Response.json({ ok: true }),
-  kept: () => Response.json({ ok: true }, { status: 202 }),
-  unreadable: () => Response.json({ error: "unreadable" }, { status: 400 }),
-  "not-committed": () => Response.json({ error: "not_committed" }, { status: 503 }),
-};
 
 /**
  * The webhook transport: verify (signature, backend, replay), then hand the body to the
@@ -59,7 +44,9 @@ export function createWebhookHandler(options: WebhookOptions): HttpHandler {
     }
     if (!options.running()) return Response.json({ error: "not_ready" }, { status: 503 });
     randoms.add(random);
-    return ANSWERS[await options.receiver.receive(raw)]();
+    // Talk takes 200 and 202 for success and retries nothing (`BotService::sendAsyncRequest`); a 400
+    // counts as a bot error, which its admin sees.
+    return webhookAnswer(await options.receiver.receive(raw));
   };
 }
 

@@ -7,3 +7,4 @@ export {
   type ReceiverOptions,
   type Redelivery,
 } from "./receiver.js";
+export { webhookAnswer } from "./webhook-answer.js";
