@@ -2,6 +2,7 @@ import type { InboundEvent, InboundMessageEvent, InboundReactionEvent } from "@c
 import { EscapeWatch, eventually, type RunningChannel, startChannel } from "@chorus/testkit";
 import { SnowflakeUtil } from "discord.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { exampleMessage } from "./fixtures/api-docs.js";
 import {
   BOT_ID,
   botMessage,
@@ -144,6 +145,39 @@ describe("Discord inbound, from the payloads Discord documents", () => {
     await eventually(() => expect(reactions()).toHaveLength(3));
     expect(reactions().map((e) => e.action)).toEqual(["added", "removed", "added"]);
     expect(channel.duplicates).toEqual([]);
+  });
+});
+
+describe("Discord inbound: Discord's own Example Message (discord-api-docs, resources/message.mdx)", () => {
+  it("as a MESSAGE_CREATE dispatch it is a direct message from its author (no guild_id: outside any guild)", async () => {
+    fake.dispatch("MESSAGE_CREATE", exampleMessage);
+    expect(await channel.waitForEvent(message(exampleMessage.id))).toEqual({
+      type: "message",
+      eventId: `message:${exampleMessage.id}`,
+      conversation: { id: "290926798999357250", kind: "direct" },
+      sender: { id: "53908099506183680", name: "Mason", isBot: false },
+      text: "Supa Hot",
+      mentions: { bot: false, others: [] },
+      ref: {
+        channel: "discord",
+        accountId: "default",
+        conversationId: "290926798999357250",
+        messageId: exampleMessage.id,
+        fromBot: false,
+        data: { channelId: "290926798999357250" },
+      },
+      timestamp: SnowflakeUtil.timestampFrom(exampleMessage.id),
+    });
+    expect(channel.logs.at("warn")).toEqual([]);
+  });
+
+  it("without the fields the channel does not read (timestamp, the author's username) it is still a message", async () => {
+    const { timestamp: _unread, author, ...rest } = exampleMessage;
+    const { username: _name, ...anonymous } = author;
+    fake.dispatch("MESSAGE_CREATE", { ...rest, author: anonymous });
+    const event = await channel.waitForEvent(message(exampleMessage.id));
+    expect(event).toMatchObject({ text: "Supa Hot", sender: { id: "53908099506183680", isBot: false } });
+    expect(channel.logs.at("warn")).toEqual([]);
   });
 });
 

@@ -193,10 +193,11 @@ const SCHEMAS = {
     id: snowflake,
     channel_id: snowflake,
     guild_id: snowflake.optional(),
-    author: z.object({ id: snowflake, username: z.string() }),
-    // Empty without the MESSAGE_CONTENT intent, but always there.
+    // The name is a nicety (a member's nick or the global name may stand in); the id is who wrote.
+    author: z.object({ id: snowflake, username: z.string().nullish() }),
+    // Empty without the MESSAGE_CONTENT intent, but always there: the text.
     content: z.string(),
-    timestamp: z.string(),
+    // Tells a person's message from a system one (a join, a pin): without it the message could only be dropped.
     type: z.number().int(),
     mentions: z.array(z.object({ id: snowflake })).optional(),
     mention_roles: z.array(snowflake).optional(),
@@ -219,6 +220,19 @@ export type ReadDispatch = keyof typeof SCHEMAS;
 /** True for the dispatch types the channel reads (and checks). */
 export function isReadDispatch(type: unknown): type is ReadDispatch {
   return typeof type === "string" && Object.hasOwn(SCHEMAS, type);
+}
+
+/**
+ * Fills in, on a dispatch that reads, what discord.js needs and Discord may leave out. A
+ * MESSAGE_CREATE without `guild_id` was sent outside any guild (gateway-events.mdx, "Message
+ * Create"); without the optional `channel_type` too (Discord's own Example Message has neither),
+ * discord.js cannot tell the DM of a channel it never saw and drops the message without a word.
+ * Such a message is a DM: `channel_type` 1.
+ */
+export function completeDispatch(type: ReadDispatch, data: unknown): void {
+  if (type !== "MESSAGE_CREATE" || data === null || typeof data !== "object") return;
+  const message = data as { guild_id?: unknown; channel_type?: unknown };
+  if (message.guild_id === undefined && message.channel_type === undefined) message.channel_type = ChannelType.DM;
 }
 
 /** What is wrong with a dispatch's data (`author.id: expected a snowflake; content: …`), or undefined when it reads. */

@@ -11,7 +11,7 @@ import {
   type User,
 } from "discord.js";
 import { reactionEmojiKey } from "./emoji.js";
-import { type DiscordDelivery, normalizeDelivery } from "./inbound.js";
+import { completeDispatch, type DiscordDelivery, normalizeDelivery } from "./inbound.js";
 import { DispatchOrigins, reactionKey } from "./origins.js";
 
 /** What the receiver of one instance needs from it. */
@@ -80,12 +80,14 @@ export function attachReceiver(
   // discord.js hands `raw` listeners each gateway packet right before it handles it itself. A
   // dispatch the channel cannot read is renamed, so discord.js skips it too (some malformed
   // payloads, `d: null`, would otherwise throw inside its socket handler, where nothing catches
-  // them), and received as unreadable: the receiver's warning names the problem.
+  // them), and received as unreadable: the receiver's warning names the problem. One that reads
+  // is completed where discord.js would drop it for a field Discord may leave out.
   client.on(Events.Raw, (packet: { t?: unknown }) => {
     const type = String(packet?.t);
     try {
       const seen = origins.see(packet);
-      if (seen?.problem === undefined) return;
+      if (seen === undefined) return;
+      if (seen.problem === undefined) return completeDispatch(seen.type, (packet as { d?: unknown }).d);
       packet.t = UNREAD;
       const what = `a ${seen.type} dispatch${seen.seq === undefined ? "" : ` (seq ${seen.seq})`}`;
       deliver(what, () => ({ kind: "unreadable", what, problem: seen.problem as string }));

@@ -135,3 +135,34 @@ describe("iMessage inbound: BlueBubbles message rows → events (fixtures from t
     ]);
   });
 });
+
+describe("iMessage inbound: messages a real BlueBubbles Server serialised (recorded, see fixtures/README.md)", () => {
+  it("a group message with the server's every field (and `any;` chat GUIDs) is a group message", async () => {
+    expect(await fake.deliver(await fixture("recorded-group-message"), hookUrl)).toEqual([200]);
+    expect(messages()).toEqual([
+      {
+        type: "message",
+        eventId: "message:877D408A-7A81-4933-A25E-145CCA2F87A7",
+        conversation: { id: "any;+;chat1234567890", kind: "group", title: "REDACTED" },
+        sender: { id: "redacted" },
+        text: "REDACTED",
+        mentions: { bot: false, others: [] },
+        ref: {
+          channel: "imessage",
+          accountId: "default",
+          conversationId: "any;+;chat1234567890",
+          messageId: "877D408A-7A81-4933-A25E-145CCA2F87A7",
+          fromBot: false,
+        },
+        timestamp: 1788105087233,
+      },
+    ]);
+    expect(warnings()).toEqual([]);
+  });
+
+  it("the account's own message (isFromMe) is read and dropped, with no warning", async () => {
+    expect(await fake.deliver(await fixture("recorded-own-message"), hookUrl)).toEqual([200]);
+    expect(running.events).toEqual([]);
+    expect(warnings()).toEqual([]);
+  });
+});

@@ -128,18 +128,28 @@ function reactionEvents(updateId: number, update: MessageReactionUpdated, ctx: I
 }
 
 function conversationOf(chat: Chat, ctx: InboundContext, threadId: string | undefined): Conversation | undefined {
-  if (chat.type === "channel") return undefined;
+  const type = chatType(chat);
+  if (type === "channel") return undefined;
   const id = ctx.conversationId(String(chat.id));
-  if (chat.type === "private") {
-    const name = [chat.first_name, chat.last_name].filter(Boolean).join(" ");
+  if (type === "private") {
+    const name = "first_name" in chat ? [chat.first_name, chat.last_name].filter(Boolean).join(" ") : "";
     return { id, kind: "direct", ...(name ? { title: name } : {}) };
   }
-  return { id, kind: "group", title: chat.title, ...(threadId !== undefined ? { threadId } : {}) };
+  const title = "title" in chat ? chat.title : undefined;
+  return { id, kind: "group", ...(title ? { title } : {}), ...(threadId !== undefined ? { threadId } : {}) };
+}
+
+/**
+ * A chat's type; where Telegram's own examples leave it out, its id tells: people (and so private
+ * chats) have positive ids, groups, supergroups and channels negative ones (Bot API, `Chat.id`).
+ */
+function chatType(chat: Chat): Chat["type"] {
+  return (chat.type as Chat["type"] | undefined) ?? (chat.id > 0 ? "private" : "group");
 }
 
 /** Forum topics are their own conversations; a reply thread in an ordinary group is not. */
 function topicOf(message: Message): string | undefined {
-  const forum = message.chat.type === "supergroup" && message.chat.is_forum === true;
+  const forum = chatType(message.chat) === "supergroup" && message.chat.is_forum === true;
   return forum && message.is_topic_message && message.message_thread_id !== undefined
     ? String(message.message_thread_id)
     : undefined;

@@ -2,15 +2,19 @@ import type { Update } from "grammy/types";
 import { z } from "zod";
 
 /*
- * The parts of a Bot API update this plugin reads, as Telegram sends them
- * (https://core.telegram.org/bots/api#update): required fields are checked, optional ones may be
- * missing, and everything else is let through untouched (`looseObject`), so a new field Telegram
- * adds never breaks a parse.
+ * The parts of a Bot API update this plugin reads (https://core.telegram.org/bots/api#update):
+ * only what building an event needs is required (an update's id; a message's id, date and chat
+ * id; a reaction's lists), everything else may be missing and anything unknown is let through
+ * (`looseObject`), so a field Telegram adds, or leaves out, never makes an update unreadable.
+ * Telegram's own examples (https://core.telegram.org/bots/webhooks#testing-your-bot-with-updates)
+ * leave out `is_bot` on users and, in the first, `type` on the chat: a user without `is_bot` is a
+ * person, a chat without `type` is typed by its id (`chatType` in `inbound.ts`), and a user without
+ * `first_name` is known by username or id.
  */
 
 const id = z.number().int();
-const user = z.looseObject({ id, is_bot: z.boolean(), first_name: z.string() });
-const chat = z.looseObject({ id, type: z.string() });
+const user = z.looseObject({ id, is_bot: z.boolean().optional(), first_name: z.string().optional() });
+const chat = z.looseObject({ id, type: z.string().optional() });
 const entity = z.looseObject({ type: z.string(), offset: z.number().int(), length: z.number().int() });
 const reactionType = z.looseObject({ type: z.string() });
 
@@ -29,8 +33,11 @@ const messageFields = {
 
 const message = z.looseObject({
   ...messageFields,
-  // Telegram does not nest replies: the message replied to carries no reply of its own.
-  reply_to_message: z.looseObject(messageFields).optional(),
+  // Telegram does not nest replies: the message replied to carries no reply of its own. Only its id
+  // is needed (its author and text are context when there).
+  reply_to_message: z
+    .looseObject({ message_id: id, from: user.optional(), text: z.string().optional(), caption: z.string().optional() })
+    .optional(),
 });
 
 const update = z.looseObject({
@@ -47,7 +54,6 @@ const update = z.looseObject({
       new_reaction: z.array(reactionType),
     })
     .optional(),
-  message_reaction_count: z.looseObject({ chat, message_id: id, date: id }).optional(),
 });
 
 /** An update as read: the update itself, or what is wrong with it (and its id, when it has one). */

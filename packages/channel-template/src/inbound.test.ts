@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { RefScope } from "@chorus/core";
-import { describe, expect, it } from "vitest";
+import { type RunningChannel, startChannel } from "@chorus/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { normalizeDelivery } from "./inbound.js";
+import { acmeChannel } from "./index.js";
+import { createFakeAcme, type FakeAcme } from "./testing/index.js";
 
 /** A delivery as Acme documents it (`src/fixtures/`): what the plugin must read. */
 const fixture = (name: string): Record<string, unknown> =>
@@ -89,5 +92,39 @@ describe("normalizeDelivery", () => {
     expect(() => normalizeDelivery({ type: "message.created" }, scope)).toThrow(
       /unreadable delivery: id: .*; created_at/,
     );
+  });
+});
+
+describe("the fixtures, posted by the fake Acme to the running channel's webhook as they are", () => {
+  let fake: FakeAcme;
+  let running: RunningChannel;
+  beforeEach(async () => {
+    fake = createFakeAcme();
+    await fake.start();
+    running = await startChannel(acmeChannel, { config: fake.config() });
+  });
+  afterEach(async () => {
+    await running.stop();
+    await fake.close();
+  });
+  /** Posts a fixture signed as Acme signs; resolves with the channel's answer. */
+  const post = (delivery: Record<string, unknown>) => fake.webhooks.post(JSON.stringify(delivery));
+
+  it("messages and reactions become events; the echo and a type the bot does not follow are answered, unemitted", async () => {
+    for (const name of ["message-created-group", "message-created-direct-reply", "reaction-added"]) {
+      expect(await post(fixture(name))).toBe(200);
+    }
+    for (const name of ["message-created-echo", "member-joined"]) expect(await post(fixture(name))).toBe(200);
+    expect(running.events.map((e) => e.eventId)).toEqual(["dlv_2hQv9mX4", "dlv_2hQvA0c1", "dlv_2hQvB3kd"]);
+    expect(running.logs.at("warn", true)).toEqual([]);
+  });
+
+  it("a field with a fallback may be missing: a sender without a name is still a message, known by id", async () => {
+    const delivery = fixture("message-created-direct-reply") as { data: { message: { author: object } } };
+    delivery.data.message.author = { id: "u_ann" };
+    expect(await post(delivery)).toBe(200);
+    expect(running.events).toMatchObject([{ type: "message", sender: { id: "u_ann" }, text: "yes please" }]);
+    expect(running.events[0]?.type === "message" && running.events[0].sender).not.toHaveProperty("name");
+    expect(running.logs.at("warn", true)).toEqual([]);
   });
 });

@@ -80,6 +80,6 @@ function normalizeConversation(conversation: wire.AcmeConversation) {
   };
 }
 
-function participant(user: wire.AcmeUser) {
-  return { id: user.id, name: user.name, ...(user.bot && { isBot: true }) };
+function participant(user: wire.DeliveredUser) {
+  return { id: user.id, ...(user.name ? { name: user.name } : {}), ...(user.bot && { isBot: true }) };
 }

@@ -3,12 +3,29 @@
  * place (`inbound.ts`). Deliveries are parsed with zod: they come from the network, and a field
  * Acme changes must become a warning naming it, not a crash or a silent drop. REST answers come
  * from the server we called and are trusted as typed.
+ *
+ * Parse what you use, tolerate what you do not: a schema requires only the fields the channel
+ * needs to build its event (ids, the text, who wrote it), marks `optional()` every field it has a
+ * fallback for (a name: the id; `bot`: absent is a person), and leaves fields it does not read out
+ * of the schema (`z.object` lets them through unread), so a delivery the platform's own docs show
+ * with a field left out, or one more, is still a message.
  */
 import { z } from "zod";
 
-/** A person or bot; `bot` is left out for people. */
-export const acmeUserSchema = z.object({ id: z.string().min(1), name: z.string(), bot: z.boolean().optional() });
-export type AcmeUser = z.infer<typeof acmeUserSchema>;
+/** A person or bot; `bot` is left out for people. Without a `name` the id stands in for it. */
+export const acmeUserSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().optional(),
+  bot: z.boolean().optional(),
+});
+/** A user as a delivery carries it. */
+export type DeliveredUser = z.infer<typeof acmeUserSchema>;
+/** A user as the REST answers carry it (`GET /v1/me`): always named. */
+export interface AcmeUser {
+  id: string;
+  name: string;
+  bot?: boolean;
+}
 
 /** Direct conversations come without `name` and `members`; groups carry members only when Acme has them at hand. */
 export const acmeConversationSchema = z.object({

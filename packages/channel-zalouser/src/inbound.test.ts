@@ -68,6 +68,18 @@ describe("normalizeMessage (payloads as zca-js hands them over)", () => {
     expect(normalizeMessage({ ...fixture("group-message-mentions"), uidFrom: BOT }, "group", scope)).toBeUndefined();
   });
 
+  it("reads only what it uses: a direct message without idTo is still a message; a group's must name its group", () => {
+    const { idTo: _direct, ...direct } = fixture("direct-message-reply");
+    expect(normalizeMessage(direct, "user", scope)).toMatchObject({
+      conversation: { id: ANN.id, kind: "direct" },
+      text: "yes, 7pm works",
+    });
+    const { idTo: _group, ...group } = fixture("group-message-mentions");
+    expect(() => normalizeMessage(group, "group", scope)).toThrow("unreadable message: idTo: required in a group");
+    const { idTo: _reaction, ...reaction } = fixture("reaction-group");
+    expect(() => normalizeReaction(reaction, true, scope)).toThrow("unreadable reaction: idTo: required in a group");
+  });
+
   it("refuses a message it cannot read, naming each field", () => {
     const { msgId: _, ...noId } = fixture("group-message-mentions");
     expect(() => normalizeMessage({ ...noId, content: 42 }, "group", scope)).toThrow(

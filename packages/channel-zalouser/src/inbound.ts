@@ -21,7 +21,8 @@ const messageDataSchema = z.object({
   cliMsgId: id,
   msgType: z.string(),
   uidFrom: id,
-  idTo: id,
+  /** The group in a group's message; in a direct one the sender (`uidFrom`) is the thread, so it is not read. */
+  idTo: id.optional(),
   dName: z.string().optional(),
   ts: id,
   ttl: z.number().optional(),
@@ -38,7 +39,7 @@ const messageDataSchema = z.object({
 const reactionDataSchema = z.object({
   msgId: id,
   uidFrom: id,
-  idTo: id,
+  idTo: id.optional(),
   dName: z.string().optional(),
   ts: id,
   content: z.object({
@@ -53,6 +54,14 @@ function read<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
   throw new ChorusError("E_INVALID_INPUT", `unreadable ${what}: ${problems.join("; ")}`);
+}
+
+/** The thread of a message or reaction: the group (`idTo`, which a group's must carry) or the person writing. */
+function threadOf(data: { uidFrom: string; idTo?: string | undefined }, group: boolean, what: string): string {
+  if (!group) return data.uidFrom;
+  if (data.idTo === undefined)
+    throw new ChorusError("E_INVALID_INPUT", `unreadable ${what}: idTo: required in a group`);
+  return data.idTo;
 }
 
 /** A conversation as the events carry it: a group with what group info says, a person with their name. */
@@ -83,7 +92,7 @@ export function normalizeMessage(
   const data = read(messageDataSchema, raw, "message");
   // zca-js drops the account's own messages (selfListen off); one that slips through is never answered.
   if (data.uidFrom === scope.botId || data.uidFrom === "0") return undefined;
-  const threadId = kind === "group" ? data.idTo : data.uidFrom;
+  const threadId = threadOf(data, kind === "group", "message");
   const text = textOf(data.content, data.msgType);
   const mentioned = kind === "group" ? (data.mentions ?? []).map((m) => m.uid) : [];
   const quote = data.quote ?? undefined;
@@ -137,7 +146,7 @@ export function normalizeReaction(
   const data = read(reactionDataSchema, raw, "reaction");
   if (data.uidFrom === scope.botId || data.uidFrom === "0") return undefined;
   if (data.content.rIcon === "" || data.content.rType === -1) return undefined;
-  const threadId = isGroup ? data.idTo : data.uidFrom;
+  const threadId = threadOf(data, isGroup, "reaction");
   const target = data.content.rMsg[0] as { gMsgID: string; cMsgID: string };
   return {
     type: "reaction",

@@ -16,6 +16,24 @@ const GROUP = -1002000000001;
 const ANN = { id: 501, is_bot: false as const, first_name: "Ann" };
 const BOB = { id: 502, is_bot: false as const, first_name: "Bob" };
 const CONTEXT = "[Chat messages since your last reply - for context]";
+
+/**
+ * Telegram's own first example update, verbatim: "Message with text using curl" in
+ * https://core.telegram.org/bots/webhooks#testing-your-bot-with-updates (archived in
+ * github.com/MarshalX/telegram-crawler, `data/web/core.telegram.org/bots/webhooks.html`, commit
+ * 09858599ec29fff5893cd1699b24ae44c3418d54; the package keeps all of them in
+ * `packages/channel-telegram/src/fixtures/webhook-guide.ts`). Its user has no `is_bot`, its chat no `type`.
+ */
+const DOCS_UPDATE = {
+  update_id: 10000,
+  message: {
+    date: 1441645532,
+    chat: { last_name: "Test Lastname", id: 1111111, first_name: "Test", username: "Test" },
+    message_id: 1365,
+    from: { last_name: "Test Lastname", id: 1111111, first_name: "Test", username: "Test" },
+    text: "/start",
+  },
+};
 const CURRENT = "[Current message - respond to this]";
 
 /** The gateway config of these tests: Telegram against the fake, one agent on the fake model. */
@@ -191,5 +209,31 @@ describe("Telegram reaction notifications across a gateway restart (reactionNoti
       `System events since your last reply:\n- Telegram reaction added: 👍 by Ann on msg ${reply.message_id}`,
     );
     expect(system).not.toContain("🎉");
+  });
+});
+
+describe("Telegram's own example update through the real gateway process", () => {
+  const world = telegramWorld();
+
+  it("the documentation's first example (no is_bot, no chat type) starts a turn, and the reply reaches its chat", async () => {
+    const chat = DOCS_UPDATE.message.chat.id;
+    world.telegram.addChat({ id: chat, type: "private", first_name: "Test" });
+    world.model.script({ text: "Hello, Test." });
+    world.telegram.enqueueRaw(DOCS_UPDATE);
+
+    await eventually(
+      () =>
+        expect(
+          world.telegram
+            .messagesIn(chat)
+            .filter((m) => m.from?.id === world.telegram.bot.id)
+            .map((m) => m.text),
+        ).toEqual(["Hello, Test."]),
+      { timeoutMs: 15_000 },
+    );
+    expect(world.model.requests).toHaveLength(1);
+    expect(lastUserText(world.model.requests[0])).toContain("/start");
+    await eventually(() => expect(world.telegram.state.pending).toEqual([]), { timeoutMs: 10_000 });
+    expect(world.gateway.logs().filter((line) => /cannot read/.test(String(line.msg)))).toEqual([]);
   });
 });

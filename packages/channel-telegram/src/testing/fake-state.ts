@@ -129,6 +129,27 @@ export class FakeTelegramState {
     return update;
   }
 
+  /**
+   * Queues an update exactly as given (a platform's documented example), its `update_id` kept;
+   * the fake's own updates after it get higher ids, as Telegram's only grow. A message in a chat
+   * the fake knows is stored too, so the bot can answer it and react to it.
+   */
+  enqueueRaw(payload: unknown): Update {
+    const update = payload as { update_id?: unknown; message?: unknown };
+    if (typeof update?.update_id !== "number") throw new Error("fake Telegram: a raw update needs a numeric update_id");
+    this.#nextUpdate = Math.max(this.#nextUpdate, update.update_id + 1);
+    const message = update.message as Partial<Message> | undefined;
+    const chatId = message?.chat?.id;
+    if (message && chatId !== undefined && this.chats.has(chatId) && typeof message.message_id === "number") {
+      this.messages.set(key(chatId, message.message_id), message as Message);
+      this.#nextMessage.set(chatId, Math.max(this.#nextMessage.get(chatId) ?? 0, message.message_id));
+    }
+    const raw = update as unknown as Update;
+    this.pending.push(raw);
+    this.last = raw;
+    return raw;
+  }
+
   /** Drops updates below `offset` (Telegram's confirmation by a `getUpdates` offset). */
   confirm(offset: number): void {
     const keep = this.pending.filter((u) => u.update_id >= offset);

@@ -54,6 +54,12 @@ export interface FakeTelegram {
   migrateGroup(from: number, to: number, by: User): void;
   /** Queues any update (fixtures). */
   enqueue(body: UpdateBody): Update;
+  /**
+   * Queues an update object exactly as given, `update_id` and all (a documented example, fields
+   * missing or unknown included); a message in a chat added with `addChat` is stored, so the bot
+   * can reply to it. Telegram's update ids only grow: give it an id above those confirmed already.
+   */
+  enqueueRaw(update: unknown): Update;
   /** Posts an update to a URL like Telegram's webhook delivery does; `secretToken` overrides the header. */
   deliver(url: string, update: Update, options?: { secretToken?: string | null }): Promise<Response>;
   /** Delivers the update queued last once more (a lost confirmation): to the webhook, or in the next poll. */
@@ -193,6 +199,7 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
       old.migrated_to = to;
     },
     enqueue: (body) => queued(state.enqueue(body)),
+    enqueueRaw: (update) => queued(state.enqueueRaw(update)),
     deliver: (url, update, deliverOptions = {}) =>
       feed.deliver(
         url,

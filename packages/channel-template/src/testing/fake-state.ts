@@ -1,4 +1,4 @@
-import type { AcmeConversation, AcmeMessage, AcmeUser } from "../wire.js";
+import type { AcmeConversation, AcmeMessage, AcmeUser, DeliveredUser } from "../wire.js";
 
 /** Acme's closed reaction set, as the platform knows it (kept apart from the plugin's table on purpose). */
 export const ACME_REACTION_NAMES: readonly string[] = [
@@ -21,7 +21,7 @@ export interface FakeReaction {
 /** What a message is made from: by a person in a test, or by the bot over HTTP. */
 export interface NewMessage {
   conversationId: string;
-  author: AcmeUser;
+  author: DeliveredUser;
   text: string;
   mentions?: string[] | undefined;
   replyTo?: string | undefined;
@@ -29,7 +29,7 @@ export interface NewMessage {
 
 /** Everything the fake Acme holds, and the only code that changes it. */
 export class FakeAcmeState {
-  readonly users = new Map<string, AcmeUser>();
+  readonly users = new Map<string, DeliveredUser>();
   readonly conversations = new Map<string, AcmeConversation>();
   readonly messages = new Map<string, AcmeMessage>();
   /** Reactions per message id, oldest first. */
@@ -93,7 +93,7 @@ export class FakeAcmeState {
     return this.conversations.get(message.conversation_id) as AcmeConversation;
   }
 
-  user(id: string): AcmeUser {
+  user(id: string): DeliveredUser {
     return this.users.get(id) ?? { id, name: id };
   }
 }

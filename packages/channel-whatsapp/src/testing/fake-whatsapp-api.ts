@@ -1,5 +1,5 @@
 import type { FakeServer, PlatformFault } from "@chorus/testkit";
-import type { AuthenticationCreds } from "@whiskeysockets/baileys";
+import type { AuthenticationCreds, BinaryNode } from "@whiskeysockets/baileys";
 import type { FakeProblem } from "./context.js";
 import type { FakeGroup, FakePerson, GroupInput, PersonInput } from "./directory.js";
 import type { IqFailure, IqMatch, MessageFault } from "./faults.js";
@@ -111,6 +111,11 @@ export interface FakeWhatsApp {
   personSendsUnreadable(input: PersonUnreadableInput): FakeKey;
   /** Delivers the last stanza sent to the bot again, unchanged: what WhatsApp does when a receipt was lost. */
   redeliverLast(): void;
+  /**
+   * Delivers a stanza to the bot's devices exactly as given (attributes and content), such as one from
+   * Baileys' own tests: what a real server sends without the fake's usual extras. Nothing is filed.
+   */
+  deliverStanza(stanza: BinaryNode): void;
   /** The account owner writes from their phone; arrives with `key.fromMe: true`. */
   ownerSends(input: OwnerSendInput): FakeKey;
   /** A person reacts (single slot; `""` removes); Baileys emits `messages.reaction`. Returns the reaction message's key. */

@@ -1,5 +1,5 @@
 import { createFakeServer, type FakeServer, type PlatformFault, waitFor } from "@chorus/testkit";
-import { type AuthenticationCreds, isJidGroup, isJidStatusBroadcast } from "@whiskeysockets/baileys";
+import { type AuthenticationCreds, type BinaryNode, isJidGroup, isJidStatusBroadcast } from "@whiskeysockets/baileys";
 import { Companions } from "./companions.js";
 import { type ConnectionHandler, FakeConnection } from "./connection.js";
 import { type FakeContext, type FakeProblem, reportProblem } from "./context.js";
@@ -148,6 +148,10 @@ class FakeWhatsAppServer implements FakeWhatsApp {
     const last = this.#ctx.delivery.last;
     if (!last) throw fakeInputError("nothing was delivered to the bot yet");
     this.#ctx.delivery.deliver(last);
+  }
+
+  deliverStanza(stanza: BinaryNode): void {
+    this.#ctx.delivery.deliver(stanza);
   }
 
   async fault(kind: PlatformFault): Promise<void> {
