@@ -68,6 +68,7 @@ describe("ChorusError", () => {
         "E_AUTH",
         "E_RATE_LIMITED",
         "E_PLATFORM",
+        "E_TOO_LARGE",
       ].sort(),
     );
   });

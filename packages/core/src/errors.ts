@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   "E_AUTH",
   "E_RATE_LIMITED",
   "E_PLATFORM",
+  "E_TOO_LARGE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

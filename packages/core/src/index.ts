@@ -20,6 +20,28 @@ export {
   toChorusError,
   UnsupportedEmojiError,
 } from "./errors.js";
+export type { Attachment, ContactCard, DownloadedMedium, DownloadOptions, GeoLocation } from "./media/attachment.js";
+export {
+  type MediaCapabilities,
+  mediaCapabilityProblems,
+  mediaOf,
+  NO_MEDIA,
+  sendLimitOf,
+} from "./media/capabilities.js";
+export { formatBytes } from "./media/format.js";
+export { type AttachmentKind, fallbackChain, MEDIA_FALLBACK, MEDIA_KINDS, type MediaKind } from "./media/kinds.js";
+export type { OutboundMedium } from "./media/outbound.js";
+export {
+  locationText,
+  type MediaPlan,
+  type MediaPlanInput,
+  type MediaPlanOptions,
+  type MediumToPlan,
+  type PlannedItem,
+  type PlannedMessage,
+  planMedia,
+  type UploadKind,
+} from "./media/plan.js";
 export type {
   ChatType,
   Conversation,
@@ -91,6 +113,7 @@ export type {
 } from "./results.js";
 export { splitText, type TextMeasure } from "./text/split.js";
 export { describeReactionRules } from "./tool/describe.js";
+export { describeMediaRules, offersMedia, uploadKindsOf } from "./tool/describe-media.js";
 export {
   MAX_SEND_TEXT_LENGTH,
   MESSAGE_ACTIONS,
@@ -98,4 +121,15 @@ export {
   type MessageToolInput,
   messageToolInputSchema,
 } from "./tool/input.js";
+export {
+  checkInlineMedia,
+  locationSchema,
+  MAX_INLINE_MEDIA_BYTES,
+  MAX_MEDIA_PER_SEND,
+  MEDIA_SOURCES,
+  type MediaItemInput,
+  type MediaSource,
+  mediaItemSchema,
+  UPLOAD_KINDS,
+} from "./tool/media-input.js";
 export { buildMessageTool, type MessageToolDefinition, type MessageToolOptions } from "./tool/schema.js";

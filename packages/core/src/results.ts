@@ -28,7 +28,12 @@ export interface ListReactionsResult {
 export interface SendResult {
   ok: true;
   action: "send";
+  /** The first message sent. */
   messageId: string;
+  /** Every message the call sent, in order, where it sent more than one. */
+  messageIds?: string[];
+  /** With media or a location: one entry per item, then the location — the kind it went out as, `"link"` or `"text"` (DESIGN §2.6 rule 5). */
+  sentAs?: string[];
 }
 
 export type MessageToolSuccess = ReactResult | ListReactionsResult | SendResult;

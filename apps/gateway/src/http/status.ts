@@ -1,7 +1,7 @@
 import type { ErrorCode } from "@chorus/core";
 
 /** The HTTP status an error code answers with on the gateway's API. */
-export function httpStatusFor(code: ErrorCode): 400 | 401 | 404 | 409 | 422 | 429 | 502 | 503 {
+export function httpStatusFor(code: ErrorCode): 400 | 401 | 404 | 409 | 413 | 422 | 429 | 502 | 503 {
   switch (code) {
     case "E_INVALID_INPUT":
     case "E_EMOJI_REQUIRED":
@@ -13,6 +13,8 @@ export function httpStatusFor(code: ErrorCode): 400 | 401 | 404 | 409 | 422 | 42
       return 404;
     case "E_DISABLED":
       return 409;
+    case "E_TOO_LARGE":
+      return 413;
     case "E_RATE_LIMITED":
       return 429;
     case "E_AUTH":

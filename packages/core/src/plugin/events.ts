@@ -1,3 +1,4 @@
+import type { Attachment } from "../media/attachment.js";
 import type { MessageRef } from "./message-ref.js";
 
 export type ChatType = "direct" | "group";
@@ -62,6 +63,11 @@ export interface InboundMessageEvent {
   readonly ref: MessageRef;
   /** Milliseconds since the epoch, as the platform stamped it. */
   readonly timestamp: number;
+  /**
+   * Photos, voice notes, files, stickers, locations and contacts on the message (DESIGN §2.6), in
+   * the platform's order; a message may be attachments only (its `text` empty). Absent: none.
+   */
+  readonly attachments?: readonly Attachment[];
 }
 
 /** A reaction someone added or removed. */

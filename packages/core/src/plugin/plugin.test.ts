@@ -102,6 +102,44 @@ describe("defineChannel", () => {
     expect(defineChannel(nextcloud)).toBe(nextcloud);
   });
 
+  it("accepts declared media and names every problem with them", () => {
+    const media = {
+      send: ["image", "location"],
+      receive: ["image", "contact"],
+      maxSendBytes: 1024,
+      maxReceiveBytes: 2048,
+      caption: true,
+      perMessage: 10,
+    } as const;
+    const photos = { ...valid, capabilities: { ...capabilities(), media } };
+    expect(defineChannel(photos)).toBe(photos);
+    const broken = {
+      ...valid,
+      capabilities: {
+        ...capabilities(),
+        media: {
+          send: ["image", "hologram"],
+          receive: ["image"],
+          maxSendBytes: 0,
+          maxReceiveBytes: -1,
+          caption: true,
+          perMessage: 0,
+          linkOnly: true,
+        },
+      },
+    };
+    const message = rejection(broken).message;
+    for (const problem of [
+      'capabilities.media.send lists an unknown kind "hologram"',
+      "capabilities.media.maxReceiveBytes must be a whole number of bytes ≥ 0",
+      "capabilities.media.perMessage must be a whole number ≥ 1",
+      "capabilities.media.maxSendBytes must be > 0 where media are sent",
+      "capabilities.media.linkOnly cannot send media natively",
+    ]) {
+      expect(message).toContain(problem);
+    }
+  });
+
   it("gives create a config the schema validated", async () => {
     const plugin = defineChannel({
       ...valid,

@@ -1,6 +1,9 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { ReactionVocabulary } from "../emoji/vocabulary.js";
 import { ChorusError } from "../errors.js";
+import type { Attachment, DownloadedMedium, DownloadOptions, GeoLocation } from "../media/attachment.js";
+import { type MediaCapabilities, mediaCapabilityProblems } from "../media/capabilities.js";
+import type { OutboundMedium } from "../media/outbound.js";
 import type { ReactionCapabilities } from "../reactions/capabilities.js";
 import type { ReactionIntent } from "../reactions/intent.js";
 import type { ReactionSummary, ReactResult } from "../results.js";
@@ -24,6 +27,8 @@ export interface ChannelCapabilities {
   readonly threads: boolean;
   /** Longest text of one platform message; longer replies are split. */
   readonly maxTextLength: number;
+  /** What the channel sends and receives as media (DESIGN §2.6); absent: no media at all. */
+  readonly media?: MediaCapabilities;
 }
 
 /** A webhook handler on the gateway's HTTP server, in web-standard Request/Response. */
@@ -66,7 +71,16 @@ export interface ChannelContext<TConfig> {
 
 /** What to send. */
 export interface OutboundMessage {
+  /** The text; empty when the message is media or a location only. */
   readonly text: string;
+  /**
+   * Media planned by core (DESIGN §2.6): the kinds the channel declared, within its limits and its
+   * `perMessage`; the caption of an item travels on it. Present only where the channel declares
+   * `media.send`.
+   */
+  readonly media?: readonly OutboundMedium[];
+  /** A native location pin; only where the channel declares `location` in `media.send`. */
+  readonly location?: GeoLocation;
   /** Reply to this message where the platform can. */
   readonly replyTo?: MessageRef;
   /** Platform user ids to mention. */
@@ -80,7 +94,13 @@ export interface OutboundMessage {
   readonly idempotencyKey?: string;
 }
 
-export type ChannelState = "starting" | "running" | "degraded" | "stopped";
+/**
+ * Where a channel account is. `failed`: the platform refused the credentials (401/403, a revoked
+ * token or session); a plugin reports it from `status()` when that happens while running, and
+ * throws `E_AUTH` from `start()` when it happens at start. The gateway does not restart a failed
+ * account in a loop (DESIGN §3).
+ */
+export type ChannelState = "starting" | "running" | "degraded" | "failed" | "stopped";
 
 export interface ChannelStatus {
   readonly state: ChannelState;
@@ -99,6 +119,12 @@ export interface ChannelInstance {
   /** Lists reactions on a message; present where `capabilities.reactions.list`. */
   listReactions?(ref: MessageRef): Promise<ReactionSummary[]>;
   setTyping(conversation: ConversationAddress, on: boolean): Promise<void>;
+  /**
+   * Streams an inbound attachment's bytes from the platform; present where `media.receive` lists
+   * a kind that has bytes. Stops with `E_TOO_LARGE` past `maxBytes` without reading the rest; a
+   * medium the platform no longer has is `E_MESSAGE_NOT_FOUND`.
+   */
+  download?(attachment: Attachment, options: DownloadOptions): Promise<DownloadedMedium>;
   /** Completes a ref for a message id the agent saw; throws `E_MESSAGE_NOT_FOUND` when it cannot. */
   resolveMessageRef(conversation: ConversationAddress, messageId: string): Promise<MessageRef>;
   status(): ChannelStatus;
@@ -269,6 +295,9 @@ export function channelPluginProblems(value: unknown): string[] {
     if (reactions.addOnly && reactions.clearAll) {
       problems.push("capabilities.reactions cannot be addOnly and clearAll at once");
     }
+  }
+  if (plugin.capabilities?.media !== undefined) {
+    problems.push(...mediaCapabilityProblems(plugin.capabilities.media).map((p) => `capabilities.${p}`));
   }
   return problems;
 }

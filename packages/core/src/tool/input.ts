@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_EMOJI_LENGTH } from "../reactions/normalize.js";
+import { locationSchema, mediaListSchema } from "./media-input.js";
 
 export const MESSAGE_ACTIONS = ["send", "react", "reactions"] as const;
 export type MessageAction = (typeof MESSAGE_ACTIONS)[number];
@@ -27,11 +28,24 @@ export const messageToolInputSchema = z
     target: routing.target.optional(),
     text: z.string().max(MAX_SEND_TEXT_LENGTH).optional(),
     replyTo: z.string().min(1).max(512).optional(),
+    media: mediaListSchema.optional(),
+    location: locationSchema.optional(),
   })
   .strict()
   .superRefine((input, ctx) => {
-    if (input.action === "send" && (input.text === undefined || input.text.trim() === "")) {
-      ctx.addIssue({ code: "custom", path: ["text"], message: "text is required with action send" });
+    const hasText = input.text !== undefined && input.text.trim() !== "";
+    if (input.action === "send" && !hasText && input.media === undefined && input.location === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["text"],
+        message: "text is required with action send (or media, or a location)",
+      });
+    }
+    if (input.action !== "send") {
+      for (const key of ["media", "location"] as const) {
+        if (input[key] !== undefined)
+          ctx.addIssue({ code: "custom", path: [key], message: `${key} is only for action send` });
+      }
     }
   });
 

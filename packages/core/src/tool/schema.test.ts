@@ -220,7 +220,7 @@ describe("buildMessageTool: jsonSchema", () => {
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toEqual(["action"]);
     for (const [name, property] of Object.entries(schema.properties)) {
-      expect(["string", "boolean"], `type of ${name}`).toContain(property.type);
+      expect(["string", "boolean", "object", "array"], `type of ${name}`).toContain(property.type);
       expect(property.description, `description of ${name}`).toBeTruthy();
     }
   });
@@ -279,7 +279,10 @@ describe("buildMessageTool: parse", () => {
       const error = chorusErrorOf(() => tool.parse(call));
       expect(error.code).toBe("E_INVALID_INPUT");
       expect(error.message).toMatch(/\btext: /);
-      expect(error.details?.issues).toContainEqual({ path: ["text"], message: "text is required with action send" });
+      expect(error.details?.issues).toContainEqual({
+        path: ["text"],
+        message: "text is required with action send (or media, or a location)",
+      });
     },
   );
 

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import type { ReactionVocabulary } from "../emoji/vocabulary.js";
 import { ChorusError } from "../errors.js";
+import { mediaOf } from "../media/capabilities.js";
 import type { ChannelCapabilities } from "../plugin/plugin.js";
 import type { ReactionCapabilities } from "../reactions/capabilities.js";
 import { agentMayReact, type ReactionLevel, resolveReactionLevel } from "../reactions/level.js";
 import { MAX_EMOJI_LENGTH } from "../reactions/normalize.js";
 import { describeReactionRules } from "./describe.js";
+import { describeMediaRules, offersMedia } from "./describe-media.js";
 import { type MessageAction, type MessageToolInput, messageToolInputSchema, routingSchemas } from "./input.js";
+import { checkInlineMedia, locationSchema, mediaListSchema } from "./media-input.js";
 
 export interface MessageToolOptions {
   capabilities: ChannelCapabilities;
@@ -58,13 +61,23 @@ export function buildMessageTool(options: MessageToolOptions): MessageToolDefini
       .describe("Show the status of the rest of this turn as reactions on this message.")
       .optional();
   }
+  const media = mediaOf(capabilities);
+  const sendsMedia = offersMedia(media);
   shape.text = z.string().describe("Text to send (action send).").optional();
+  if (sendsMedia)
+    shape.media = mediaListSchema
+      .describe("Photos, videos, audio, voice notes, files or stickers to send (action send).")
+      .optional();
+  shape.location = locationSchema.describe("A place to send (action send).").optional();
   shape.replyTo = z.string().describe("Message id to reply to (action send).").optional();
   shape.channel = routingSchemas.channel.optional();
   shape.account = routingSchemas.account.optional();
   shape.target = routingSchemas.target.optional();
 
-  const rules = canReact ? describeReactionRules(reactions, level, options.vocabulary) : [];
+  const rules = [
+    ...(capabilities.media ? describeMediaRules(media) : []),
+    ...(canReact ? describeReactionRules(reactions, level, options.vocabulary) : []),
+  ];
   const description = [`Send messages${canReact ? " and react to them" : ""} on ${channel}.`, ...rules].join(" ");
   const jsonSchema = z.toJSONSchema(z.object(shape).strict()) as Record<string, unknown>;
 
@@ -73,7 +86,7 @@ export function buildMessageTool(options: MessageToolOptions): MessageToolDefini
     description,
     actions,
     jsonSchema,
-    parse: (input) => parseMessageToolInput(input, actions, level, channel),
+    parse: (input) => parseMessageToolInput(input, actions, level, channel, sendsMedia),
   };
 }
 
@@ -83,6 +96,7 @@ function parseMessageToolInput(
   actions: readonly MessageAction[],
   level: ReactionLevel,
   channel: string,
+  sendsMedia: boolean,
 ): MessageToolInput {
   const parsed = messageToolInputSchema.safeParse(input);
   if (!parsed.success) {
@@ -98,12 +112,18 @@ function parseMessageToolInput(
     }
     throw new ChorusError("E_UNSUPPORTED", `${channel} cannot list reactions on a message.`);
   }
+  if (call.media !== undefined && !sendsMedia) {
+    throw new ChorusError("E_UNSUPPORTED", `${channel} cannot send media.`, {
+      hint: "Describe it in text, or send a location.",
+    });
+  }
+  checkInlineMedia(call.media);
   return call;
 }
 
 function describeActions(actions: readonly MessageAction[], reactions: ReactionCapabilities): string {
   const text: Record<MessageAction, string> = {
-    send: "send: send text",
+    send: "send: send text, media or a location",
     react: reactDescription(reactions),
     reactions: "reactions: list the reactions on a message",
   };
