@@ -11,6 +11,17 @@ export {
   type PlatformCall,
 } from "./http/client.js";
 export { codeForStatus, PlatformHttpError, platformMessage } from "./http/errors.js";
+export {
+  capStream,
+  collectBytes,
+  downloadMedium,
+  type MediaDownloadOptions,
+  type MultipartBody,
+  type MultipartPart,
+  multipartBody,
+  streamOf,
+  tooLarge,
+} from "./media/index.js";
 export { originOf, type ProbeAnswer, probeRequest, unreachable } from "./probe.js";
 export {
   acknowledges,

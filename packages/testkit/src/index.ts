@@ -20,9 +20,14 @@ export {
   type ContractEmoji,
   type ContractFixture,
   DEFAULT_CONTRACT_EMOJI,
+  type InboundMediumSample,
+  type MediaContractHooks,
+  type PlatformMedium,
+  type PlatformMessageMedia,
   type ReactionContractOptions,
 } from "./contract/types.js";
 export { ContractViolation } from "./contract/violation.js";
 export * from "./fake-server/index.js";
+export { SAMPLE_PDF_TEXT, type SampleMedium, sampleMedium } from "./media/samples.js";
 export { type LogLevel, type LogRecord, LogRecorder } from "./log-recorder.js";
 export * from "./memory/index.js";

@@ -1,4 +1,14 @@
-import type { ChannelInstance, ChannelPlugin, ChannelStore, ConversationAddress, MessageRef } from "@chorus/core";
+import type {
+  AttachmentKind,
+  ChannelInstance,
+  ChannelPlugin,
+  ChannelStore,
+  ContactCard,
+  ConversationAddress,
+  GeoLocation,
+  MediaKind,
+  MessageRef,
+} from "@chorus/core";
 import type { PlatformFault } from "../fake-server/faults.js";
 
 /** One running fake platform, prepared for the reaction contract by the plugin's author. */
@@ -60,6 +70,55 @@ export interface ChannelContractFixture extends ContractFixture {
   secrets: readonly string[];
   /** The same `channels.<id>` block with the same secrets, pointed at a loopback port where nothing listens. */
   unreachableConfig?(): unknown;
+  /** Media hooks: required where the plugin declares `capabilities.media` sending or receiving anything. */
+  media?: MediaContractHooks;
+}
+
+/** A medium as the fake platform holds it. */
+export interface PlatformMedium {
+  /** The kind the platform shows it as, in core's words (a Telegram photo → `image`, a voice message → `voice`). */
+  readonly kind: MediaKind;
+  /** The bytes the platform stored, exactly as uploaded. */
+  readonly bytes: Uint8Array;
+  readonly filename?: string;
+  readonly caption?: string;
+}
+
+/** What a bot message holds on the fake platform, media-wise. */
+export interface PlatformMessageMedia {
+  /** Its media, in order (several for an album). */
+  readonly media: readonly PlatformMedium[];
+  /** Its location pin, where it is one. */
+  readonly location?: GeoLocation;
+  /** Its text (a message of text only, or a link line). */
+  readonly text?: string;
+}
+
+/** Something a person sends the bot: a medium with its bytes, or a location or contact card. */
+export interface InboundMediumSample {
+  readonly kind: AttachmentKind;
+  /** For kinds with bytes. */
+  readonly bytes?: Uint8Array;
+  readonly mime?: string;
+  readonly filename?: string;
+  readonly location?: GeoLocation;
+  readonly contact?: ContactCard;
+  readonly caption?: string;
+}
+
+/** The fake platform's side of the media contract (DESIGN §2.6, §8). */
+export interface MediaContractHooks {
+  /** The media of the bot's message `ref` (what `send` returned) as the platform holds it. Required where `media.send` is not empty. */
+  sentMessage?(ref: MessageRef): PlatformMessageMedia | Promise<PlatformMessageMedia>;
+  /** How many messages the bot has in `conversation` on the platform: nothing may be sent when a send fails. */
+  botMessageCount?(): number | Promise<number>;
+  /**
+   * Someone other than the bot sends `sample` in `conversation`; the platform delivers it to the
+   * bot as it would. Required where `media.receive` is not empty.
+   */
+  userSendsMedium?(sample: InboundMediumSample, hooksUrl: string): void | Promise<void>;
+  /** Bytes the platform has served for media downloads so far: a download over its cap must stop early. */
+  bytesServed?(): number | Promise<number>;
 }
 
 /** Emoji the suite reacts with. Both must be allowed on the channel and mean different kinds. */
