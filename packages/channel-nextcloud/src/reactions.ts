@@ -26,17 +26,20 @@ export function createReactions(client: HttpClient, record: BotReactionRecord): 
       const emoji = platformEmoji(intent);
       const id = messageNumber(ref);
       const target = { conversationId: ref.conversationId, messageId: String(id) };
-      if ((await record.held(target)).includes(emoji)) return { ok: true, action: "react", op: "add", emoji };
-      await client.request({
-        method: "POST",
-        path: `${BOT_API_PATH}/${encodeURIComponent(ref.conversationId)}/reaction/${id}`,
-        json: { reaction: emoji },
-        operation: `react to message ${id} in ${ref.conversationId}`,
-        // Talk answers 200 for a reaction the bot already holds: sending it twice changes nothing.
-        idempotent: true,
+      // Alone on the message (`record.exclusive`): the record is read, then written after Talk answered.
+      return record.exclusive(target, async (): Promise<ReactResult> => {
+        if ((await record.held(target)).includes(emoji)) return { ok: true, action: "react", op: "add", emoji };
+        await client.request({
+          method: "POST",
+          path: `${BOT_API_PATH}/${encodeURIComponent(ref.conversationId)}/reaction/${id}`,
+          json: { reaction: emoji },
+          operation: `react to message ${id} in ${ref.conversationId}`,
+          // Talk answers 200 for a reaction the bot already holds: sending it twice changes nothing.
+          idempotent: true,
+        });
+        await record.change(target, (held) => (held.includes(emoji) ? held : [...held, emoji]));
+        return { ok: true, action: "react", op: "add", emoji };
       });
-      await record.change(target, (held) => (held.includes(emoji) ? held : [...held, emoji]));
-      return { ok: true, action: "react", op: "add", emoji };
     },
   };
 }

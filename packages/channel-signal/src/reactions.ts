@@ -3,6 +3,7 @@ import {
   type ChannelInstance,
   defineVocabulary,
   type ReactionIntent,
+  type ReactResult,
   stripVariationSelectors,
   unsupportedEmoji,
 } from "@chorus/core";
@@ -43,7 +44,8 @@ const same = (a: string, b: string) => stripVariationSelectors(a) === stripVaria
 /**
  * Executes the intents core decided for a single-slot channel (DESIGN §2.2 row Signal). A new
  * reaction replaces the bot's previous one on Signal's side; taking it back needs the emoji the
- * bot holds, which only the bot reaction record in `ctx.store` knows — also after a restart.
+ * bot holds, which only the bot reaction record in `ctx.store` knows — also after a restart. Calls
+ * on one message run one after another, so the record always names what the slot holds.
  */
 export function createReactions(rpc: SignalRpc, record: BotReactionRecord): Pick<ChannelInstance, "react"> {
   return {
@@ -62,22 +64,26 @@ export function createReactions(rpc: SignalRpc, record: BotReactionRecord): Pick
           // Setting or taking back one slot twice leaves it the same: safe to repeat.
           { idempotent: true, operation: `${remove ? "remove" : "send"} a reaction on ${ref.messageId}` },
         );
-      const held = await record.held(ref);
-      if (intent.op === "add") {
-        const emoji = signalEmoji(intent);
-        // Rule 10: the slot already holds it.
-        if (held.length === 1 && same(held[0] as string, emoji)) return { ok: true, action: "react", op: "add", emoji };
-        // Recorded first, next to the old one: when the answer is lost either may be in the slot,
-        // and a later removal names both; once Signal answered, the new one replaced the old.
-        await record.hold(ref, [...held.filter((h) => !same(h, emoji)), emoji]);
-        await send(emoji, false);
-        await record.hold(ref, [emoji]);
-        return { ok: true, action: "react", op: "add", emoji };
-      }
-      // remove and clear alike empty the one slot (rule 7), naming what it holds, whatever the call named.
-      for (const emoji of held) await send(emoji, true);
-      await record.hold(ref, []);
-      return { ok: true, action: "react", op: intent.op, removed: held };
+      // Alone on the message (the record's `exclusive`): the slot's content depends on the order.
+      const emoji = intent.op === "add" ? signalEmoji(intent) : undefined;
+      return record.exclusive(ref, async (): Promise<ReactResult> => {
+        const held = await record.held(ref);
+        if (emoji !== undefined) {
+          // Rule 10: the slot already holds it.
+          if (held.length === 1 && same(held[0] as string, emoji))
+            return { ok: true, action: "react", op: "add", emoji };
+          // Recorded first, next to the old one: when the answer is lost either may be in the slot,
+          // and a later removal names both; once Signal answered, the new one replaced the old.
+          await record.hold(ref, [...held.filter((h) => !same(h, emoji)), emoji]);
+          await send(emoji, false);
+          await record.hold(ref, [emoji]);
+          return { ok: true, action: "react", op: "add", emoji };
+        }
+        // remove and clear alike empty the one slot (rule 7), naming what it holds, whatever the call named.
+        for (const one of held) await send(one, true);
+        await record.hold(ref, []);
+        return { ok: true, action: "react", op: intent.op, removed: held };
+      });
     },
   };
 }

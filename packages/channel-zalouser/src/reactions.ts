@@ -1,5 +1,5 @@
 import type { BotReactionRecord } from "@chorus/channel-kit";
-import { type ChannelInstance, type MessageRef, unsupportedEmoji } from "@chorus/core";
+import { type ChannelInstance, type MessageRef, type ReactResult, unsupportedEmoji } from "@chorus/core";
 import { Reactions } from "zca-js";
 import { handleOf, type ZaloMessageHandle } from "./refs.js";
 import { iconName, zaloIcon, zaloVocabulary } from "./vocabulary.js";
@@ -11,7 +11,8 @@ export type SendReaction = (icon: Reactions, message: ZaloMessageHandle) => Prom
  * Executes the intents core decided (DESIGN §2.2, row Zalo Personal: no flags). Zalo can add an
  * icon and clear all of the bot's own (`Reactions.NONE`), nothing else: removing one icon clears
  * and adds back what else the bot holds, which the bot reaction record in `ctx.store` knows,
- * also after a restart.
+ * also after a restart. Calls on one message run one after another (the record's `exclusive`):
+ * a removal that cleared and re-adds must not miss an icon another call added in between.
  */
 export function createReactions(send: SendReaction, record: BotReactionRecord): Pick<ChannelInstance, "react"> {
   return {
@@ -22,19 +23,21 @@ export function createReactions(send: SendReaction, record: BotReactionRecord): 
       // Refused before any request, naming the closest icons Zalo does have.
       if (icon === undefined || icon === Reactions.NONE) throw unsupportedEmoji(given, zaloVocabulary, "Zalo");
       const name = iconName(icon);
-      const held = await record.held(ref);
-      if (intent.op === "add") {
-        // Rule 10, and Zalo counts a repeated icon again: send nothing for what the bot holds.
-        if (held.includes(icon)) return { ok: true, action: "react", op: "add", emoji: name };
-        // Recorded first: when Zalo added it but its answer was lost, a later removal still knows it.
-        await record.change(ref, (now) => [...now.filter((i) => i !== icon), icon]);
-        await send(icon, message);
-        return { ok: true, action: "react", op: "add", emoji: name };
-      }
-      // remove (core never sends clear: Zalo declares no clearAll).
-      if (!held.includes(icon)) return { ok: true, action: "react", op: "remove", emoji: name, removed: [] };
-      await removeOne(send, record, ref, message, icon);
-      return { ok: true, action: "react", op: "remove", emoji: name, removed: [name] };
+      return record.exclusive(ref, async (): Promise<ReactResult> => {
+        const held = await record.held(ref);
+        if (intent.op === "add") {
+          // Rule 10, and Zalo counts a repeated icon again: send nothing for what the bot holds.
+          if (held.includes(icon)) return { ok: true, action: "react", op: "add", emoji: name };
+          // Recorded first: when Zalo added it but its answer was lost, a later removal still knows it.
+          await record.change(ref, (now) => [...now.filter((i) => i !== icon), icon]);
+          await send(icon, message);
+          return { ok: true, action: "react", op: "add", emoji: name };
+        }
+        // remove (core never sends clear: Zalo declares no clearAll).
+        if (!held.includes(icon)) return { ok: true, action: "react", op: "remove", emoji: name, removed: [] };
+        await removeOne(send, record, ref, message, icon);
+        return { ok: true, action: "react", op: "remove", emoji: name, removed: [name] };
+      });
     },
   };
 }

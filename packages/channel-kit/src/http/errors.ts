@@ -24,6 +24,7 @@ export class PlatformHttpError extends ChorusError {
 export function codeForStatus(status: number): ErrorCode {
   if (status === 401 || status === 403) return "E_AUTH";
   if (status === 404 || status === 410) return "E_MESSAGE_NOT_FOUND";
+  // A 413 is a text over a platform's limit as often as a file: an upload maps it to E_TOO_LARGE itself.
   if (status === 400 || status === 413 || status === 422) return "E_INVALID_INPUT";
   return "E_PLATFORM";
 }

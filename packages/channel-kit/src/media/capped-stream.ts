@@ -2,8 +2,9 @@ import { ChorusError, formatBytes } from "@chorus/core";
 
 /** `E_TOO_LARGE` for a medium over `limit` bytes (`size` where it is known). */
 export function tooLarge(what: string, limit: number, size?: number): ChorusError {
-  const over =
-    size === undefined ? `is over ${formatBytes(limit)}` : `is ${formatBytes(size)}, over ${formatBytes(limit)}`;
+  // "is 5 MB, over 5 MB" says nothing: where both round alike, only the limit is named.
+  const shown = size === undefined || formatBytes(size) === formatBytes(limit) ? undefined : formatBytes(size);
+  const over = shown === undefined ? `is over ${formatBytes(limit)}` : `is ${shown}, over ${formatBytes(limit)}`;
   return new ChorusError("E_TOO_LARGE", `${what} ${over}.`, {
     details: { limit, ...(size !== undefined ? { size } : {}) },
   });

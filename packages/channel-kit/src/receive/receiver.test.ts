@@ -99,7 +99,7 @@ describe("createReceiver", () => {
     expect(gateway.attempts).toEqual([]);
   });
 
-  it("unreadable: acknowledged (delivering it again would not help), with a warning naming the problem", async () => {
+  it("unreadable: acknowledged (delivering it again would not help), with a warning naming the problem and its receipt", async () => {
     const lines: Line[] = [];
     const gateway = host();
     const receiver = receiverOf(
@@ -116,6 +116,8 @@ describe("createReceiver", () => {
       expect.objectContaining({
         level: "warn",
         message: "acme: skipped a delivery it cannot read: Unexpected token < in JSON at position 0",
+        // The field the gateway counts unreadable deliveries by.
+        fields: expect.objectContaining({ receipt: "unreadable", problem: "Unexpected token < in JSON at position 0" }),
       }),
     ]);
     expect(gateway.attempts).toEqual([]);

@@ -6,8 +6,8 @@ import { abortableDelay } from "../retry/delay.js";
  * What became of one platform delivery, and so whether to acknowledge it:
  * - `committed`: every event it carried is committed by the gateway — acknowledge;
  * - `ignored`: it carried nothing for the gateway (the bot's own echo, an event type not used) — acknowledge;
- * - `unreadable`: it cannot be read (logged as a warning naming what is wrong); delivering it again
- *   would not help — acknowledge;
+ * - `unreadable`: it cannot be read (logged as a warning naming what is wrong, with the field
+ *   `receipt: "unreadable"` the gateway counts it by); delivering it again would not help — acknowledge;
  * - `kept` (only with `settleWhenKept`): an event could not be committed yet and the receiver keeps
  *   it, emitting it again until it is — acknowledge (the platform would never deliver it again anyway);
  * - `not-committed`: an event could not be committed (the gateway refused or failed it) — do not
@@ -145,7 +145,11 @@ export function createReceiver<D>(options: ReceiverOptions<D>): Receiver<D> {
         } catch (error) {
           if (!(isChorusError(error) && error.retryable)) {
             const problem = error instanceof Error ? error.message : String(error);
-            logger.warn({ problem }, `${channel}: skipped a delivery it cannot read: ${problem}`);
+            // `receipt` is the known field the gateway counts unreadable deliveries by.
+            logger.warn(
+              { receipt: "unreadable", problem },
+              `${channel}: skipped a delivery it cannot read: ${problem}`,
+            );
             return "unreadable";
           }
           // A lookup that failed for now: the platform delivers it again, or (keep) it is read again here.

@@ -14,8 +14,8 @@ export const SECRET_PATTERNS: readonly { pattern: RegExp; replace: string }[] = 
   { pattern: /\bxapp-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
   // Authorization header values copied into text.
   { pattern: /\b(Bearer|Basic|Bot)\s+[A-Za-z0-9._~+/=-]{8,}/g, replace: `$1 ${REDACTED}` },
-  // Credentials in a URL: scheme://user:password@host.
-  { pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, replace: `$1${REDACTED}@` },
+  // Credentials in a URL: scheme://user:password@host (a password already shown as *** is left as it is).
+  { pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:(?!\*\*\*@)[^/\s@]+@/gi, replace: `$1${REDACTED}@` },
   // Query parameters that carry secrets.
   {
     pattern:

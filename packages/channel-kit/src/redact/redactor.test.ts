@@ -24,6 +24,7 @@ describe("Redactor", () => {
       ["app xapp-1-A1234-5678-abcdef", "app [redacted]"],
       ["Authorization: Bearer abc.def.ghi-123", "Authorization: Bearer [redacted]"],
       ["https://bot:hunter22@cloud.example/ocs", "https://[redacted]@cloud.example/ocs"],
+      ["postgres://chorus:***@db.internal:5432/chorus", "postgres://chorus:***@db.internal:5432/chorus"],
       ["http://mac.local/api/v1/ping?password=hunter2&x=1", "http://mac.local/api/v1/ping?password=[redacted]&x=1"],
     ];
     for (const [input, expected] of cases) expect(redactor.text(input)).toContain(expected);
