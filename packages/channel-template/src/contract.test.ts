@@ -3,6 +3,7 @@ import { describeChannelContract } from "@chorus/testkit/vitest";
 import { acmeChannel } from "./index.js";
 import { acmeVocabulary } from "./reactions.js";
 import { createFakeAcme } from "./testing/index.js";
+import type { AcmeFile } from "./wire.js";
 
 // Canary secrets: the suite fails if either shows up in any error, status, event or log line.
 const TOKEN = "canary-acme-token-5d1e83";
@@ -21,7 +22,8 @@ async function closedPort(): Promise<number> {
 const nameOf = (emoji: string) => acmeVocabulary.lookup(emoji) ?? emoji;
 
 // The whole channel contract: every reaction case the flags make relevant (checked against the
-// reactions the fake Acme really holds), restarts, inbound, faults, secrets and escaped errors.
+// reactions the fake Acme really holds), restarts, inbound, media (checked against the bytes the
+// fake Acme really holds), faults, secrets and escaped errors.
 describeChannelContract("Acme Chat: the channel contract", {
   plugin: acmeChannel,
   stepTimeoutMs: 10_000,
@@ -55,6 +57,24 @@ describeChannelContract("Acme Chat: the channel contract", {
       fault: (kind) => fake.fault(kind),
       heal: () => fake.heal(),
       close: () => fake.close(),
+      // What the media cases see of Acme: the bot's messages with their bytes, and people sending files.
+      media: {
+        sentMessage: (ref) => fake.messageMedia(ref.messageId),
+        botMessageCount: () => fake.messagesIn("c_team").filter((m) => m.author.id === fake.bot.id).length,
+        userSendsMedium: async ({ kind, bytes, mime, filename, location, caption }) => {
+          await fake.userSends({
+            conversationId: "c_team",
+            author: "u_ann",
+            text: caption ?? "",
+            // The suite sends only the kinds Acme's flags receive, which are Acme's own file kinds.
+            ...(bytes && {
+              file: { kind: kind as AcmeFile["kind"], name: filename ?? "file", mimeType: mime ?? "", bytes },
+            }),
+            ...(location && { location: { lat: location.latitude, lng: location.longitude } }),
+          });
+        },
+        bytesServed: () => fake.files.bytesServed,
+      },
     };
   },
 });

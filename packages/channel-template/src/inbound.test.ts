@@ -46,6 +46,28 @@ describe("normalizeDelivery", () => {
     });
   });
 
+  it("reads a file as an attachment whose source is Acme's URL, its caption as the text", () => {
+    expect(normalizeDelivery(fixture("message-created-file"), scope)).toMatchObject({
+      text: "the floor plan",
+      attachments: [
+        {
+          kind: "image",
+          filename: "plan.png",
+          mime: "image/png",
+          size: 48213,
+          source: { url: "https://files.acme.example/v1/files/file_77" },
+        },
+      ],
+    });
+  });
+
+  it("reads a pin as a location attachment of a message without text", () => {
+    expect(normalizeDelivery(fixture("message-created-location"), scope)).toMatchObject({
+      text: "",
+      attachments: [{ kind: "location", location: { latitude: 52.520008, longitude: 13.404954 } }],
+    });
+  });
+
   it("reads a reaction on the bot's message, with Acme's name turned into its emoji", () => {
     expect(normalizeDelivery(fixture("reaction-added"), scope)).toEqual({
       type: "reaction",

@@ -1,5 +1,6 @@
 import { ChorusError, type InboundEvent, type MessageRef, mintRef, type RefScope } from "@chorus/core";
 import type { z } from "zod";
+import { attachmentsOf } from "./media.js";
 import { emojiOf } from "./reactions.js";
 import * as wire from "./wire.js";
 
@@ -17,6 +18,8 @@ export function normalizeDelivery(payload: unknown, scope: RefScope): InboundEve
     if (message.author.id === scope.botId) return undefined;
     const mentions = message.mentions ?? [];
     const reply = message.reply_to;
+    // A file or a pin; the text is then its caption, maybe empty.
+    const attachments = attachmentsOf(message);
     return {
       type: "message",
       eventId: delivery.id,
@@ -32,6 +35,7 @@ export function normalizeDelivery(payload: unknown, scope: RefScope): InboundEve
           ...(reply.text !== undefined && { text: reply.text }),
         },
       }),
+      ...(attachments.length > 0 && { attachments }),
       ref: messageRef(message, scope),
       timestamp: Date.parse(message.created_at),
     };

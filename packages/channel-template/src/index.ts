@@ -1,12 +1,13 @@
 /**
  * Acme Chat, the template channel: the plugin object the gateway imports. Then one idea per file,
  * in this order: `config.ts` → `instance.ts` (one running account) → `webhook.ts` + `receive.ts`
- * (a delivery → `ctx.emit` → Acme's answer) → `inbound.ts` → `outbound.ts` → `reactions.ts`, and
- * the fake Acme every test runs against, in `testing/`.
+ * (a delivery → `ctx.emit` → Acme's answer) → `inbound.ts` → `outbound.ts` + `media.ts` →
+ * `reactions.ts`, and the fake Acme every test runs against, in `testing/`.
  */
 import { CHORUS_API_VERSION, defineChannel } from "@chorus/core";
 import { ACME_SECRET_KEYS, type AcmeConfig, acmeConfigSchema } from "./config.js";
 import { createAcmeInstance } from "./instance.js";
+import { ACME_MAX_FILE_BYTES } from "./media.js";
 import { MAX_TEXT_LENGTH } from "./outbound.js";
 import { probeAcme } from "./probe.js";
 import { acmeVocabulary } from "./reactions.js";
@@ -32,6 +33,14 @@ export const acmeChannel = defineChannel<AcmeConfig>({
     replies: true, // a message may answer another (reply_to)
     threads: false, // Acme has no threads
     maxTextLength: MAX_TEXT_LENGTH, // longer text is split
+    media: {
+      send: ["image", "video", "file", "location"], // bots cannot send voice notes: core sends them as files (rule 3)
+      receive: ["image", "video", "voice", "file", "location"], // what people send arrives with a download URL
+      maxSendBytes: ACME_MAX_FILE_BYTES, // Acme's 8 MB per file; larger is refused before any upload
+      maxReceiveBytes: ACME_MAX_FILE_BYTES,
+      caption: true, // a file's message carries text
+      perMessage: 1, // one file per message: core splits an album into several
+    },
   },
   vocabulary: acmeVocabulary,
   configSchema: acmeConfigSchema,

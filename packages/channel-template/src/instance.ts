@@ -8,6 +8,7 @@ import {
 } from "@chorus/core";
 import { createAcmeClient } from "./client.js";
 import { ACME_SECRET_KEYS, type AcmeConfig } from "./config.js";
+import { createMedia } from "./media.js";
 import { createOutbound } from "./outbound.js";
 import { createReactions } from "./reactions.js";
 import { createReceive } from "./receive.js";
@@ -59,6 +60,7 @@ export function createAcmeInstance(ctx: ChannelContext<AcmeConfig>): ChannelInst
       status = { state: "stopped" };
     },
     ...createOutbound(client, scope),
+    ...createMedia(ctx.config, ctx.signal),
     // Acme cannot list or clear reactions: what the bot holds is kept in the host's store.
     ...createReactions(client, new BotReactionRecord(ctx.store)),
     status: () =>

@@ -36,6 +36,24 @@ export const acmeConversationSchema = z.object({
 });
 export type AcmeConversation = z.infer<typeof acmeConversationSchema>;
 
+/**
+ * A file on a message, in Acme's own kinds (it has no audio or stickers). `url` is where the bot
+ * downloads it, with its token; `mime_type` and `size` are left out when Acme does not know them.
+ */
+export const acmeFileSchema = z.object({
+  id: z.string().min(1),
+  kind: z.enum(["image", "video", "voice", "file"]),
+  name: z.string(),
+  mime_type: z.string().optional(),
+  size: z.number().int().min(0).optional(),
+  url: z.url(),
+});
+export type AcmeFile = z.infer<typeof acmeFileSchema>;
+
+/** A pin; Acme spells the coordinates `lat` and `lng`. */
+export const acmeLocationSchema = z.object({ lat: z.number(), lng: z.number(), name: z.string().optional() });
+export type AcmeLocation = z.infer<typeof acmeLocationSchema>;
+
 /** A message as Acme stores and delivers it; `created_at` is ISO 8601 with an offset. */
 export const acmeMessageSchema = z.object({
   id: z.string().min(1),
@@ -45,6 +63,9 @@ export const acmeMessageSchema = z.object({
   /** User ids mentioned explicitly (Acme resolves `@name` itself); left out when nobody was. */
   mentions: z.array(z.string()).optional(),
   reply_to: z.object({ id: z.string(), author_id: z.string(), text: z.string().optional() }).optional(),
+  /** At most one file per message; its caption is the message's `text`. */
+  file: acmeFileSchema.optional(),
+  location: acmeLocationSchema.optional(),
   created_at: z.iso.datetime({ offset: true }),
 });
 export type AcmeMessage = z.infer<typeof acmeMessageSchema>;

@@ -78,6 +78,34 @@ describe("fake Acme", () => {
     expect(bodies().map((b) => b.type)).toEqual(["message.created"]);
   });
 
+  it("takes a bot's file with its message, up to 8 MB and of the kinds bots send, and serves it with the token", async () => {
+    const upload = (kind: string, bytes: Uint8Array) => {
+      const form = new FormData();
+      form.set("kind", kind);
+      form.set("text", "caption");
+      form.set("file", new Blob([bytes], { type: "application/pdf" }), "doc.pdf");
+      return fetch(`${fake.url}/v1/conversations/c_team/files`, {
+        method: "POST",
+        headers: { authorization: "Bearer t0ken" },
+        body: form,
+      });
+    };
+    const sent = await upload("file", new Uint8Array([1, 2, 3]));
+    expect(sent.status).toBe(201);
+    const message = (await sent.json()) as { id: string; text: string; file: { url: string; size: number } };
+    expect(message).toMatchObject({ text: "caption", file: { kind: "file", name: "doc.pdf", size: 3 } });
+    expect(fake.messageMedia(message.id).media[0]?.bytes).toEqual(new Uint8Array([1, 2, 3]));
+    const download = await fetch(message.file.url, { headers: { authorization: "Bearer t0ken" } });
+    expect([download.status, download.headers.get("content-type")]).toEqual([200, "application/pdf"]);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    expect(fake.files.bytesServed).toBe(3);
+    expect((await fetch(message.file.url)).status).toBe(401);
+    expect(await (await upload("voice", new Uint8Array(1))).json()).toMatchObject({ error: "unsupported_kind" });
+    const tooLarge = await upload("file", new Uint8Array(8 * 1024 * 1024 + 1));
+    expect([tooLarge.status, ((await tooLarge.json()) as { error: string }).error]).toEqual([413, "file_too_large"]);
+    expect(fake.messagesIn("c_team")).toHaveLength(1);
+  });
+
   it("accepts only its closed set of reaction names, and has no listing and no clearing", async () => {
     const { id } = await fake.userSends({ conversationId: "c_team", author: "u_ann", text: "x" });
     const reaction = (name: string) => `/v1/messages/${id}/reactions/${encodeURIComponent(name)}`;

@@ -7,10 +7,12 @@ import {
   json,
   outage,
   type PlatformFault,
+  type PlatformMessageMedia,
   type RequestContext,
 } from "@chorus/testkit";
-import type { AcmeConversation, AcmeMessage, AcmeUser } from "../wire.js";
-import { ACME_REACTION_NAMES, FakeAcmeState, type NewMessage } from "./fake-state.js";
+import type { AcmeConversation, AcmeFile, AcmeLocation, AcmeMessage, AcmeUser } from "../wire.js";
+import { ACME_UPLOAD_LIMIT, BOT_FILE_KINDS, FakeAcmeFiles } from "./fake-files.js";
+import { ACME_REACTION_NAMES, FakeAcmeState, type NewMessage, readLocation } from "./fake-state.js";
 import { FakeAcmeWebhooks } from "./fake-webhooks.js";
 
 export interface FakeAcmeOptions {
@@ -24,9 +26,12 @@ export interface FakeAcmeOptions {
 }
 
 /** A person writing on Acme (not the bot over HTTP). */
-export interface UserMessageInput extends Omit<NewMessage, "author"> {
+export interface UserMessageInput extends Omit<NewMessage, "author" | "file"> {
   /** The author, or the id of a known user. */
   author: AcmeUser | string;
+  /** A file the person sends with the message (`text` is its caption). */
+  file?: { kind: AcmeFile["kind"]; name: string; mimeType: string; bytes: Uint8Array };
+  location?: AcmeLocation;
 }
 
 /** A stateful fake Acme Chat on 127.0.0.1: the REST API the bot calls, and the webhooks Acme delivers. */
@@ -34,6 +39,8 @@ export interface FakeAcme {
   readonly server: FakeServer;
   readonly state: FakeAcmeState;
   readonly webhooks: FakeAcmeWebhooks;
+  /** Every file's bytes, and what downloads served. */
+  readonly files: FakeAcmeFiles;
   readonly url: string;
   readonly token: string;
   readonly webhookSecret: string;
@@ -62,6 +69,8 @@ export interface FakeAcme {
   reactionsBy(messageId: string, userId: string): string[];
   messagesIn(conversationId: string): AcmeMessage[];
   isTyping(conversationId: string): boolean;
+  /** A message's file (with its bytes), pin and text, in the contract suite's words. */
+  messageMedia(messageId: string): PlatformMessageMedia;
 }
 
 /** Longest text Acme accepts in one message. */
@@ -76,10 +85,11 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
   const webhooks = new FakeAcmeWebhooks(webhookSecret, options.retryDelaysMs);
   const server = createFakeServer();
   const sentByKey = new Map<string, AcmeMessage>();
+  const files = new FakeAcmeFiles();
 
   type Ctx = RequestContext<undefined>;
   const fail = (status: number, error: string, message: string) => json(status, { error, message });
-  const route = (method: string, path: string, handler: (ctx: Ctx) => FakeResponse) =>
+  const route = (method: string, path: string, handler: (ctx: Ctx) => FakeResponse | Promise<FakeResponse>) =>
     server.route(method, path, (ctx: Ctx) =>
       ctx.headers.authorization === `Bearer ${token}` ? handler(ctx) : fail(401, "unauthorized", "bad bearer token"),
     );
@@ -114,19 +124,53 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
     if (earlier) return json(200, earlier);
     const conversationId = ctx.params.id ?? "";
     if (!state.conversations.has(conversationId)) return fail(404, "conversation_not_found", "no such conversation");
-    const body = ctx.json<{ text?: unknown; reply_to?: unknown; mentions?: unknown }>();
-    if (typeof body.text !== "string" || body.text.trim() === "") return fail(400, "bad_request", "text is required");
+    const body = ctx.json<{ text?: unknown; reply_to?: unknown; mentions?: unknown; location?: unknown }>();
+    const location = readLocation(body.location);
+    if (location === null) return fail(400, "bad_request", "location needs numbers lat and lng");
+    if (typeof body.text !== "string" || (body.text.trim() === "" && !location))
+      return fail(400, "bad_request", "text is required");
     if (body.text.length > MAX_TEXT_LENGTH) return fail(400, "text_too_long", `text exceeds ${MAX_TEXT_LENGTH}`);
     const replyTo = typeof body.reply_to === "string" ? body.reply_to : undefined;
     if (replyTo !== undefined && state.messages.get(replyTo)?.conversation_id !== conversationId) {
       return fail(404, "message_not_found", `no message ${replyTo} to reply to`);
     }
     const mentions = Array.isArray(body.mentions) ? body.mentions.map(String) : [];
-    const message = state.postMessage({ conversationId, author: bot, text: body.text, mentions, replyTo });
+    const message = state.postMessage({ conversationId, author: bot, text: body.text, mentions, replyTo, location });
     if (typeof key === "string") sentByKey.set(key, message);
     void messageCreated(message);
     return json(201, message);
   });
+
+  // One file and its caption as a message: multipart `file`, `kind` and `text`.
+  route("POST", "/v1/conversations/:id/files", async (ctx) => {
+    const conversationId = ctx.params.id ?? "";
+    if (!state.conversations.has(conversationId)) return fail(404, "conversation_not_found", "no such conversation");
+    const form = await new Response(ctx.rawBody, { headers: { "content-type": String(ctx.headers["content-type"]) } })
+      .formData()
+      .catch(() => undefined);
+    const file = form?.get("file");
+    const kind = String(form?.get("kind") ?? "file");
+    if (!form || typeof file === "string" || !file)
+      return fail(400, "bad_request", "a multipart field file is required");
+    if (!BOT_FILE_KINDS.includes(kind)) return fail(400, "unsupported_kind", `bots send ${BOT_FILE_KINDS.join(", ")}`);
+    if (file.size > ACME_UPLOAD_LIMIT)
+      return fail(413, "file_too_large", `files are limited to ${ACME_UPLOAD_LIMIT} bytes`);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const stored = files.add(
+      { kind: kind as AcmeFile["kind"], name: file.name, mimeType: file.type, bytes },
+      server.url,
+    );
+    const text = String(form.get("text") ?? "");
+    const message = state.postMessage({ conversationId, author: bot, text, file: stored });
+    void messageCreated(message);
+    return json(201, message);
+  });
+
+  route(
+    "GET",
+    "/v1/files/:id",
+    (ctx) => files.serve(ctx.params.id ?? "") ?? fail(404, "file_not_found", "no such file"),
+  );
 
   route("POST", "/v1/conversations/:id/typing", (ctx) => {
     if (!state.conversations.has(ctx.params.id ?? "")) return fail(404, "conversation_not_found", "no conversation");
@@ -176,11 +220,13 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
   };
   const someone = (input: UserMessageInput) =>
     typeof input.author === "string" ? state.user(input.author) : input.author;
+  const stored = (input: UserMessageInput) => (input.file ? files.add(input.file, server.url) : undefined);
 
   return {
     server,
     state,
     webhooks,
+    files,
     token,
     webhookSecret,
     bot,
@@ -195,7 +241,7 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
     config: (extra = {}) => ({ baseUrl: server.url, token, webhookSecret, ...extra }),
     addConversation: (conversation) => state.addConversation(conversation),
     async userSends(input) {
-      const message = state.postMessage({ ...input, author: someone(input) });
+      const message = state.postMessage({ ...input, author: someone(input), file: stored(input) });
       await messageCreated(message);
       return message;
     },
@@ -234,5 +280,15 @@ export function createFakeAcme(options: FakeAcmeOptions = {}): FakeAcme {
     reactionsBy: (messageId, userId) => state.reactionsBy(messageId, userId),
     messagesIn: (conversationId) => [...state.messages.values()].filter((m) => m.conversation_id === conversationId),
     isTyping: (conversationId) => state.typing.get(conversationId) === true,
+    messageMedia(messageId) {
+      const { file, location, text } = messageOf(messageId);
+      return {
+        text,
+        media: file
+          ? [{ kind: file.kind, bytes: files.bytes(file.id) ?? new Uint8Array(), filename: file.name, caption: text }]
+          : [],
+        ...(location && { location: { latitude: location.lat, longitude: location.lng } }),
+      };
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { AcmeConversation, AcmeMessage, AcmeUser, DeliveredUser } from "../wire.js";
+import type { AcmeConversation, AcmeFile, AcmeLocation, AcmeMessage, AcmeUser, DeliveredUser } from "../wire.js";
 
 /** Acme's closed reaction set, as the platform knows it (kept apart from the plugin's table on purpose). */
 export const ACME_REACTION_NAMES: readonly string[] = [
@@ -25,6 +25,9 @@ export interface NewMessage {
   text: string;
   mentions?: string[] | undefined;
   replyTo?: string | undefined;
+  /** A file already stored (`FakeAcmeFiles`); the text is its caption. */
+  file?: AcmeFile | undefined;
+  location?: AcmeLocation | undefined;
 }
 
 /** Everything the fake Acme holds, and the only code that changes it. */
@@ -62,6 +65,8 @@ export class FakeAcmeState {
       text: input.text,
       ...(input.mentions?.length ? { mentions: input.mentions } : {}),
       ...(original ? { reply_to: { id: original.id, author_id: original.author.id, text: original.text } } : {}),
+      ...(input.file ? { file: input.file } : {}),
+      ...(input.location ? { location: input.location } : {}),
       created_at: new Date().toISOString(),
     };
     this.messages.set(message.id, message);
@@ -96,4 +101,12 @@ export class FakeAcmeState {
   user(id: string): DeliveredUser {
     return this.users.get(id) ?? { id, name: id };
   }
+}
+
+/** A pin from a request body: undefined when absent, null when malformed. */
+export function readLocation(value: unknown): AcmeLocation | undefined | null {
+  if (value === undefined) return undefined;
+  const { lat, lng, name } = (value ?? {}) as Record<string, unknown>;
+  if (typeof lat !== "number" || typeof lng !== "number") return null;
+  return { lat, lng, ...(typeof name === "string" && { name }) };
 }

@@ -1,43 +1,14 @@
 import { BotReactionRecord } from "@chorus/channel-kit";
 import { type ChannelInstance, type ChannelPlugin, ChorusError, type ReactionIntent } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import { closedPort, outage } from "../fake-server/index.js";
-import { createMemoryChannel, createMemoryPlatform, type MemoryConfig } from "../memory/index.js";
+import { createMemoryChannel, type MemoryConfig } from "../memory/index.js";
 import { describeChannelContract } from "../vitest.js";
+import { CANARY, memoryFixture } from "./memory-fixture.test-util.js";
 import { openContractSession, runChannelContract } from "./run.js";
-import type { ChannelContractFixture } from "./types.js";
-
-const CANARY = "canary-memory-token-7f3a9c";
-
-/** The memory platform as a whole-channel contract fixture. */
-async function memoryFixture(): Promise<ChannelContractFixture> {
-  const platform = createMemoryPlatform({ token: CANARY });
-  await platform.start();
-  platform.addConversation({ id: "c1", kind: "group", title: "Contract", members: [{ id: "ann", name: "Ann" }] });
-  const config = (baseUrl: string) => ({ baseUrl, token: CANARY, pollWaitMs: 200, retries: 1, timeoutMs: 500 });
-  const unreachable = `http://127.0.0.1:${await closedPort()}`;
-  return {
-    config: config(platform.url),
-    conversation: { id: "c1" },
-    secrets: [CANARY],
-    unreachableConfig: () => config(unreachable),
-    botReactions: (ref) => platform.botReactions(ref.messageId),
-    addForeignReaction: (ref, emoji) => platform.userReacts(ref.messageId, "ann", emoji),
-    foreignReactions: (ref) => platform.state.reactionsBy(ref.messageId, "ann"),
-    userSends: (text) => {
-      platform.userSends({ conversationId: "c1", senderId: "ann", text });
-    },
-    redeliverLast: () => platform.redeliver(),
-    deliverUnparseable: () => platform.deliverRaw({ id: "evt-broken", type: "message", message: { id: 42 } }),
-    fault: (kind) => platform.server.inject(outage(kind)),
-    heal: () => platform.server.clearFaults(),
-    close: () => platform.close(),
-  };
-}
 
 describeChannelContract("memory channel: the whole channel contract", {
   plugin: createMemoryChannel(),
-  setup: memoryFixture,
+  setup: () => memoryFixture(),
   stepTimeoutMs: 10_000,
 });
 
@@ -57,7 +28,7 @@ function variant(
 }
 
 /** A plugin that clears through its own record of what it added, kept where `record` says. */
-function clearingByRecord(record: "memory" | "store"): ChannelPlugin<MemoryConfig> {
+function clearingByRecord(record: "memory" | "store", serialised = true): ChannelPlugin<MemoryConfig> {
   return variant((instance, ctx) => {
     const inMemory = new Map<string, string[]>();
     const stored = new BotReactionRecord(ctx.store);
@@ -67,30 +38,35 @@ function clearingByRecord(record: "memory" | "store"): ChannelPlugin<MemoryConfi
       if (record === "store") await stored.hold(ref, emoji);
       else inMemory.set(ref.messageId, emoji);
     };
+    // A call reads the record, calls the platform and writes the record: alone on its message, or not.
+    const alone = <T>(ref: { conversationId: string; messageId: string }, call: () => Promise<T>) =>
+      serialised ? stored.exclusive(ref, call) : call();
     return {
       ...instance,
-      async react(ref, intent: ReactionIntent) {
-        if (intent.op !== "clear") {
-          const result = await instance.react(ref, intent);
-          const now = await held(ref);
-          const emoji = result.emoji ?? "";
-          await hold(
-            ref,
-            intent.op === "add" ? [...now.filter((e) => e !== emoji), emoji] : now.filter((e) => e !== emoji),
-          );
-          return result;
-        }
-        const removed = await held(ref);
-        for (const emoji of removed) await instance.react(ref, { op: "remove", emoji });
-        await hold(ref, []);
-        return { ok: true, action: "react", op: "clear", removed };
-      },
+      react: (ref, intent: ReactionIntent) => alone(ref, () => react(ref, intent)),
     };
+    async function react(ref: Parameters<typeof instance.react>[0], intent: ReactionIntent) {
+      if (intent.op !== "clear") {
+        // Read before the platform call, written after it: what a call read may be stale by then.
+        const now = await held(ref);
+        const result = await instance.react(ref, intent);
+        const emoji = result.emoji ?? "";
+        await hold(
+          ref,
+          intent.op === "add" ? [...now.filter((e) => e !== emoji), emoji] : now.filter((e) => e !== emoji),
+        );
+        return result;
+      }
+      const removed = await held(ref);
+      for (const emoji of removed) await instance.react(ref, { op: "remove", emoji });
+      await hold(ref, []);
+      return { ok: true, action: "react", op: "clear", removed } as const;
+    }
   });
 }
 
 const failedCases = async (plugin: ChannelPlugin<MemoryConfig>) => {
-  const results = await runChannelContract({ plugin, setup: memoryFixture, stepTimeoutMs: 10_000 });
+  const results = await runChannelContract({ plugin, setup: () => memoryFixture(), stepTimeoutMs: 10_000 });
   expect(results.length).toBeGreaterThan(20);
   return results.filter((r) => !r.ok);
 };
@@ -98,6 +74,16 @@ const failedCases = async (plugin: ChannelPlugin<MemoryConfig>) => {
 describe("the channel contract catches plugins that break its rules", () => {
   it("passes a plugin that keeps its reaction record in ctx.store", async () => {
     expect(await failedCases(clearingByRecord("store"))).toEqual([]);
+  }, 120_000);
+
+  it("fails a plugin whose reaction calls on one message interleave (its record no longer matches the platform)", async () => {
+    const failed = await failedCases(clearingByRecord("store", false));
+    expect(failed.map((f) => f.name)).toEqual([
+      "concurrent calls on one message leave the bot reaction record matching the platform",
+    ]);
+    expect(failed[0]?.message).toMatch(
+      /the bot reaction record says .*, the platform shows .*: calls on one message interleaved/,
+    );
   }, 120_000);
 
   it("fails a plugin that loses its reaction record on restart", async () => {

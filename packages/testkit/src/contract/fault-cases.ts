@@ -6,10 +6,10 @@ import { networkHook } from "./fixture-hooks.js";
 import type { ChannelHarness } from "./harness.js";
 import { check } from "./violation.js";
 
-const STATES: readonly ChannelState[] = ["starting", "running", "degraded", "stopped"];
+const STATES: readonly ChannelState[] = ["starting", "running", "degraded", "failed", "stopped"];
 const FAULTS: readonly PlatformFault[] = ["refuse", "close", "hang", "garbage"];
 
-/** The status is one the gateway understands, and a degraded one says why. */
+/** The status is one the gateway understands, and a degraded or failed one says why. */
 function checkStatus(h: ChannelHarness, when: string): void {
   let status: ReturnType<typeof h.instance.status>;
   try {
@@ -21,8 +21,9 @@ function checkStatus(h: ChannelHarness, when: string): void {
   h.observed.push(status);
   check(STATES.includes(status.state), `status().state is ${JSON.stringify(status.state)} ${when}`);
   check(
-    status.state !== "degraded" || (typeof status.detail === "string" && status.detail.trim() !== ""),
-    `a degraded status needs a detail saying why (${when})`,
+    (status.state !== "degraded" && status.state !== "failed") ||
+      (typeof status.detail === "string" && status.detail.trim() !== ""),
+    `a ${status.state} status needs a detail saying why (${when})`,
   );
 }
 

@@ -2,10 +2,12 @@ import { MemoryStore } from "@chorus/channel-kit/state";
 import { type ChannelPlugin, isChorusError } from "@chorus/core";
 import { type RunningChannel, startChannel } from "../context.js";
 import { CONTRACT_CASES, type ContractCase } from "./cases.js";
+import { CONCURRENCY_CASE } from "./concurrency-case.js";
 import { EscapeWatch } from "./escapes.js";
 import { FAULT_CASES } from "./fault-cases.js";
 import { CaseHarness, type ChannelHarness } from "./harness.js";
 import { INBOUND_CASES } from "./inbound-cases.js";
+import { mediaCasesFor } from "./media-cases.js";
 import { SECRET_CASES } from "./secret-cases.js";
 import {
   type ChannelContractOptions,
@@ -18,7 +20,7 @@ import { check } from "./violation.js";
 
 /** The reaction contract cases that concern a plugin, by its declared flags. */
 export function contractCasesFor(plugin: ChannelPlugin<unknown>): ContractCase[] {
-  return CONTRACT_CASES.filter((c) => c.applies({ caps: plugin.capabilities.reactions }));
+  return [...CONTRACT_CASES, CONCURRENCY_CASE].filter((c) => c.applies({ caps: plugin.capabilities.reactions }));
 }
 
 /** Every case of the whole channel contract that concerns this plugin, in run order. */
@@ -26,7 +28,9 @@ export function channelCasesFor(plugin: ChannelPlugin<unknown>): ContractCase<Ch
   const facts = { caps: plugin.capabilities.reactions };
   const all: ContractCase<ChannelHarness>[] = [
     ...(CONTRACT_CASES as readonly ContractCase<ChannelHarness>[]),
+    CONCURRENCY_CASE as ContractCase<ChannelHarness>,
     ...INBOUND_CASES,
+    ...mediaCasesFor(plugin),
     ...FAULT_CASES,
     ...SECRET_CASES,
   ];

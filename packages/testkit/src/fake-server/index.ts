@@ -15,6 +15,7 @@ export {
   type ResetFault,
   type StatusFault,
 } from "./faults.js";
+export { type MediumResponseOptions, mediumResponse } from "./media-response.js";
 export { compilePattern, type PathMatcher, type PathParams } from "./pattern.js";
 export { closedPort } from "./ports.js";
 export { describeRecorded, requestMatcher, type WaitForRequestOptions } from "./request-log.js";

@@ -9,18 +9,36 @@ import {
   ChorusError,
   defineChannel,
   defineVocabulary,
+  MEDIA_KINDS,
+  type MediaCapabilities,
   type MessageRef,
   type ReactionCapabilities,
   type RefScope,
-  splitText,
   type VocabularyEntry,
 } from "@chorus/core";
 import { createMemoryClient } from "./client.js";
 import { type MemoryConfig, memoryConfigSchema } from "./config.js";
 import { messageRef } from "./inbound.js";
+import { createDownload } from "./media.js";
+import { createOutbound } from "./outbound.js";
 import { EventPoller } from "./poller.js";
 import { MemoryReactions } from "./reactions.js";
+import { DEFAULT_PLATFORM_RULES } from "./rules.js";
+import { uploadMedium } from "./upload.js";
 import type { WireMessage, WireUser } from "./wire.js";
+
+/**
+ * What the memory channel declares by default: every kind both ways, captions, albums of 4, and
+ * the platform's upload limit; media people send can be downloaded up to 10 MB.
+ */
+export const MEMORY_MEDIA: MediaCapabilities = Object.freeze<MediaCapabilities>({
+  send: [...MEDIA_KINDS],
+  receive: [...MEDIA_KINDS, "contact" as const],
+  maxSendBytes: DEFAULT_PLATFORM_RULES.maxUploadBytes,
+  maxReceiveBytes: 10 * 1024 * 1024,
+  caption: true,
+  perMessage: DEFAULT_PLATFORM_RULES.maxMediaPerMessage,
+});
 
 export interface MemoryChannelOptions {
   /** Channel id; `memory` unless several variants are loaded side by side. */
@@ -31,6 +49,8 @@ export interface MemoryChannelOptions {
   /** A closed reaction vocabulary, in platform form, with what maps onto each entry. */
   vocabulary?: readonly (string | VocabularyEntry)[] | undefined;
   maxTextLength?: number;
+  /** The media flags this plugin declares, over `MEMORY_MEDIA`; `false`: it declares none (and has no `download`). */
+  media?: Partial<MediaCapabilities> | false;
 }
 
 /** Creates the synthetic in-memory channel plugin with the given declared flags. */
@@ -53,6 +73,7 @@ export function createMemoryChannel(options: MemoryChannelOptions = {}): Channel
     replies: true,
     threads: true,
     maxTextLength: options.maxTextLength ?? 2000,
+    ...(options.media === false ? {} : { media: { ...MEMORY_MEDIA, ...options.media } }),
   };
 
   return defineChannel<MemoryConfig>({
@@ -89,6 +110,9 @@ function createInstance(context: ChannelContext<MemoryConfig>, spec: InstanceSpe
   const inbound = (): RefScope => ({ channel: spec.id, accountId: ctx.accountId, botId: botId() });
   const reactions = new MemoryReactions(client, botId, spec.label, spec.vocabulary);
   const poller = new EventPoller(client, ctx, inbound);
+  const media = spec.capabilities.media;
+  const upload = (medium: Parameters<typeof uploadMedium>[0]) =>
+    uploadMedium(medium, { config: ctx.config, maxBytes: media?.maxSendBytes ?? 0, signal: ctx.signal, redactor });
   let status: ChannelStatus = { state: "stopped" };
 
   return {
@@ -108,25 +132,8 @@ function createInstance(context: ChannelContext<MemoryConfig>, spec: InstanceSpe
       await poller.stop();
       status = { state: "stopped" };
     },
-    async send(conversation, message) {
-      const parts = splitText(message.text, spec.capabilities.maxTextLength);
-      let first: MessageRef | undefined;
-      for (const [index, text] of parts.entries()) {
-        const sent = await client.request<WireMessage>({
-          method: "POST",
-          path: `/v1/conversations/${encodeURIComponent(conversation.id)}/messages`,
-          operation: `send a message to ${conversation.id}`,
-          json: {
-            text,
-            ...(index === 0 && message.replyTo ? { replyToId: message.replyTo.messageId } : {}),
-            ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
-            ...(index === 0 && message.mentions ? { mentions: message.mentions } : {}),
-          },
-        });
-        first ??= messageRef(sent, inbound());
-      }
-      return first as MessageRef;
-    },
+    ...createOutbound({ client, scope: inbound, maxTextLength: spec.capabilities.maxTextLength, upload }),
+    ...(media && media.receive.length > 0 ? createDownload(ctx.config, ctx.signal, redactor) : {}),
     react: (ref, intent) => reactions.react(ref, intent),
     ...(spec.capabilities.reactions.list ? { listReactions: (ref: MessageRef) => reactions.list(ref) } : {}),
     async setTyping(conversation, on) {

@@ -7,6 +7,7 @@ import {
   type RefScope,
 } from "@chorus/core";
 import { z } from "zod";
+import { attachmentsOf } from "./media.js";
 import type { WireEvent, WireMessage, WireUser } from "./wire.js";
 
 const userSchema = z.object({
@@ -14,6 +15,20 @@ const userSchema = z.object({
   name: z.string(),
   phone: z.string().optional(),
   bot: z.boolean().optional(),
+});
+const locationSchema = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  name: z.string().optional(),
+  address: z.string().optional(),
+});
+const mediumSchema = z.object({
+  id: z.string().min(1),
+  kind: z.enum(["image", "video", "audio", "voice", "file", "sticker"]),
+  mime: z.string(),
+  filename: z.string(),
+  size: z.number().int().min(0),
+  caption: z.string().optional(),
 });
 const messageSchema = z.object({
   id: z.string().min(1),
@@ -24,6 +39,9 @@ const messageSchema = z.object({
   mentions: z.array(z.string()),
   replyTo: z.object({ id: z.string(), senderId: z.string() }).optional(),
   ts: z.number(),
+  media: z.array(mediumSchema).optional(),
+  location: locationSchema.optional(),
+  contact: z.object({ name: z.string(), phones: z.array(z.string()).optional() }).optional(),
 });
 const conversationSchema = z.object({
   id: z.string().min(1),
@@ -89,6 +107,7 @@ export function toInboundEvent(raw: unknown, scope: RefScope): InboundEvent | un
   if (event.sender.id === scope.botId) return undefined;
   const message = event.message;
   const replied = message.replyTo;
+  const attachments = attachmentsOf(message);
   return {
     type: "message",
     eventId: event.id,
@@ -102,6 +121,7 @@ export function toInboundEvent(raw: unknown, scope: RefScope): InboundEvent | un
     ...(replied
       ? { replyTo: { messageId: replied.id, fromBot: replied.senderId === scope.botId, senderId: replied.senderId } }
       : {}),
+    ...(attachments.length > 0 ? { attachments } : {}),
     ref: messageRef(message, scope),
     timestamp: message.ts,
   };

@@ -1,3 +1,4 @@
+import { MemoryMediaStore } from "./media-store.js";
 import type { MemoryPlatformRules } from "./rules.js";
 import type { WireConversation, WireEvent, WireMessage, WireReaction, WireUser } from "./wire.js";
 
@@ -10,6 +11,8 @@ export class MemoryPlatformState {
   readonly messages = new Map<string, WireMessage>();
   readonly reactions = new Map<string, WireReaction[]>();
   readonly typing = new Map<string, boolean>();
+  /** Every medium uploaded or sent by someone, and the bytes downloads served. */
+  readonly media = new MemoryMediaStore();
   /** The event stream; entries are events, or raw values a test injected to model a broken payload. */
   readonly events: WireEvent[] = [];
   #nextId = 1;

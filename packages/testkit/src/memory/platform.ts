@@ -1,5 +1,13 @@
 import { stripVariationSelectors } from "@chorus/core";
 import { createFakeServer, type FakeServer, json, type RequestContext } from "../fake-server/index.js";
+import {
+  type MemoryMessageMedia,
+  mediaOfMessage,
+  postUserMedium,
+  readOutgoingMedia,
+  routeMedia,
+  type UserMediumInput,
+} from "./platform-media.js";
 import { MemoryPlatformState } from "./platform-state.js";
 import { DEFAULT_PLATFORM_RULES, type MemoryPlatformRules } from "./rules.js";
 import type { MemoryChatKind, WireError, WireMessage, WireReactionSummary, WireUser } from "./wire.js";
@@ -42,6 +50,14 @@ export interface MemoryPlatform {
   redeliver(id?: string): void;
   /** Delivers a raw value where an event belongs: a payload the plugin cannot parse. */
   deliverRaw(value: Record<string, unknown>): void;
+  /** Someone sends a medium, a location or a contact card; the bot receives it with its events. */
+  userSendsMedium(input: UserMediumInput): WireMessage;
+  /** A message's media, location and text as the platform holds them. */
+  messageMedia(messageId: string): MemoryMessageMedia;
+  /** The bot's messages in a conversation, oldest first. */
+  botMessagesIn(conversationId: string): WireMessage[];
+  /** Bytes the platform has served for media downloads (`GET /v1/media/:id`) so far. */
+  readonly bytesServed: number;
 }
 
 type Ctx = RequestContext<unknown>;
@@ -52,7 +68,8 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
   const bot = options.bot ?? { id: "bot", name: "Chorus", bot: true };
   const rules = { ...DEFAULT_PLATFORM_RULES, ...options.rules };
   const state = new MemoryPlatformState(rules, bot);
-  const server = createFakeServer();
+  // Room for the largest upload, so the platform's own 413 `too_large` answers what is over it.
+  const server = createFakeServer({ maxBodyBytes: Math.max(10 * 1024 * 1024, rules.maxUploadBytes + 64 * 1024) });
   const closing = new AbortController();
 
   const fail = (status: number, error: WireError["error"], message: string) => json(status, { error, message });
@@ -84,8 +101,19 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
     guard((ctx) => {
       const id = ctx.params.id ?? "";
       if (!state.conversations.has(id)) return fail(404, "conversation_not_found", `no conversation ${id}`);
-      const body = ctx.json<{ text?: unknown; replyToId?: unknown; threadId?: unknown; mentions?: unknown }>();
-      if (typeof body.text !== "string" || body.text === "") return fail(400, "bad_request", "text must be a string");
+      const body = ctx.json<{
+        text?: unknown;
+        replyToId?: unknown;
+        threadId?: unknown;
+        mentions?: unknown;
+        media?: unknown;
+        location?: unknown;
+      }>();
+      const attached = readOutgoingMedia(body, state.media, rules);
+      if ("refused" in attached) return fail(...attached.refused);
+      const bare = !attached.media && !attached.location;
+      if (typeof body.text !== "string" || (bare && body.text === ""))
+        return fail(400, "bad_request", "text must be a string, not empty without media or a location");
       if (body.text.length > rules.maxTextLength) {
         return fail(400, "text_too_long", `text is longer than ${rules.maxTextLength} characters`);
       }
@@ -99,6 +127,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
         mentions: Array.isArray(body.mentions) ? body.mentions.map(String) : [],
         ...(typeof body.replyToId === "string" ? { replyToId: body.replyToId } : {}),
         ...(typeof body.threadId === "string" ? { threadId: body.threadId } : {}),
+        ...attached,
       });
       return json(200, message);
     }),
@@ -191,6 +220,8 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
     }),
   );
 
+  routeMedia(server, state.media, rules, guard, fail);
+
   return {
     server,
     state,
@@ -229,5 +260,12 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
     messagesIn: (conversationId) => [...state.messages.values()].filter((m) => m.conversationId === conversationId),
     redeliver: (id) => state.redeliver(id),
     deliverRaw: (value) => state.pushRaw(value),
+    userSendsMedium: (input) => postUserMedium(state, input),
+    messageMedia: (messageId) => mediaOfMessage(state, messageId),
+    botMessagesIn: (conversationId) =>
+      [...state.messages.values()].filter((m) => m.conversationId === conversationId && m.senderId === bot.id),
+    get bytesServed() {
+      return state.media.bytesServed;
+    },
   };
 }

@@ -10,6 +10,10 @@ export interface MemoryPlatformRules {
   vocabulary?: readonly string[];
   /** Longest text of one message. */
   maxTextLength: number;
+  /** Largest upload (`POST /v1/uploads`) in bytes; a larger one answers 413 `too_large`. */
+  maxUploadBytes: number;
+  /** Most media on one message; more answer 400 `too_many_media`. */
+  maxMediaPerMessage: number;
 }
 
 export const DEFAULT_PLATFORM_RULES: MemoryPlatformRules = {
@@ -17,4 +21,6 @@ export const DEFAULT_PLATFORM_RULES: MemoryPlatformRules = {
   addOnly: false,
   list: true,
   maxTextLength: 2000,
+  maxUploadBytes: 5 * 1024 * 1024,
+  maxMediaPerMessage: 4,
 };
