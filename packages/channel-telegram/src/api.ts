@@ -3,9 +3,21 @@ import type { ChorusError } from "@chorus/core";
 import { Api, GrammyError, type Transformer } from "grammy";
 import type { TelegramConfig } from "./config.js";
 import { notBotApiAnswer, toTelegramError } from "./errors.js";
+import { MultipartCall, postMultipart } from "./upload.js";
 
 /** Calls that must not be repeated blindly: a lost answer may mean the message did arrive. */
-const NOT_IDEMPOTENT = new Set(["sendMessage"]);
+const NOT_IDEMPOTENT = new Set([
+  "sendMessage",
+  "sendPhoto",
+  "sendVideo",
+  "sendAudio",
+  "sendVoice",
+  "sendDocument",
+  "sendSticker",
+  "sendMediaGroup",
+  "sendLocation",
+  "sendVenue",
+]);
 /** grammY's own per-call timeout, left far above ours: the transformer times each attempt itself. */
 const GRAMMY_TIMEOUT_SECONDS = 24 * 60 * 60;
 
@@ -23,19 +35,25 @@ type Answer = Awaited<ReturnType<Call>>;
 /**
  * The grammY API client for one account, pointed at `config.apiRoot`. One transformer is the
  * one place for cross-cutting concerns: it times every attempt (`timeoutMs`, a long poll its
- * wait on top), maps failures to ChorusErrors, retries them with the kit's policy (`sendMessage`
- * is not idempotent) and redacts what it throws. `getUpdates` is not retried here: the poller
- * owns its reconnect backoff.
+ * wait on top, an upload time for its bytes), maps failures to ChorusErrors, retries them with the
+ * kit's policy (sends are not idempotent) and redacts what it throws. `getUpdates` is not retried
+ * here: the poller owns its reconnect backoff. A `MultipartCall` payload (an upload) is posted by
+ * `postMultipart` instead of grammY.
  */
 export function createTelegramApi(config: TelegramConfig, options: TelegramApiOptions): Api {
   const api = new Api(config.botToken, { apiRoot: config.apiRoot, timeoutSeconds: GRAMMY_TIMEOUT_SECONDS });
   api.config.use(async (prev, method, payload, callSignal) => {
     const idempotent = !NOT_IDEMPOTENT.has(method);
     const policy = method === "getUpdates" ? { ...config, retries: 0 } : config;
-    const timeoutMs = config.timeoutMs + (method === "getUpdates" ? longPollMs(payload) : 0);
+    const timeoutMs =
+      config.timeoutMs +
+      (method === "getUpdates" ? longPollMs(payload) : 0) +
+      (payload instanceof MultipartCall ? payload.uploadAllowanceMs : 0);
     const signals = [options.signal, ...(callSignal ? [callSignal as AbortSignal] : [])];
+    const send: Call = (m, p, s) =>
+      p instanceof MultipartCall ? (postMultipart(config, m, p, s as AbortSignal) as Promise<Answer>) : prev(m, p, s);
     for (let attempt = 0; ; attempt++) {
-      const outcome = await once(prev, method, payload, { signals, timeoutMs, idempotent });
+      const outcome = await once(send, method, payload, { signals, timeoutMs, idempotent });
       if (!isFailure(outcome)) return outcome;
       const wait = retryDelay(outcome, attempt, policy, { idempotent });
       if (wait === undefined || options.signal.aborted) throw options.redactor.error(outcome);

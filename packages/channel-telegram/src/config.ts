@@ -1,5 +1,6 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
 import { z } from "zod";
+import { ALBUM_WINDOW_MS } from "./album.js";
 
 /** Telegram's rule for `secret_token`: 1–256 characters of A–Z, a–z, 0–9, `_` and `-`. */
 const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/;
@@ -61,6 +62,8 @@ export const telegramConfigSchema = z
       .int()
       .min(0)
       .default(5 * 60_000),
+    /** How long to wait for the next item of an album (updates sharing a `media_group_id`) before it goes on as one message. */
+    albumWindowMs: z.number().int().min(0).max(10_000).default(ALBUM_WINDOW_MS),
     timeoutSeconds: renamed("timeoutSeconds", "timeoutMs", "timeoutMs: 60000 for 60 seconds"),
     pollTimeoutSeconds: renamed("pollTimeoutSeconds", "pollTimeoutMs", "pollTimeoutMs: 30000 for 30 seconds"),
   })

@@ -19,7 +19,9 @@ const SECRET_TOKEN = "contract_secret-token";
  * polling registers no webhook route, which the contract checks. In webhook mode Telegram pushes
  * them to the webhook (forwarded to the running instance, as a reverse proxy would) and retries a
  * delivery that was not answered 2xx. Either way a redelivery repeats the last update whatever
- * was confirmed, and faults are testkit's `outage` on every Bot API call.
+ * was confirmed, and faults are testkit's `outage` on every Bot API call. Media: what the bot sent
+ * is read back from the fake's messages and files (an album's items together), what a person
+ * sends is stored and delivered in Telegram's shapes, and the file endpoint counts its bytes.
  */
 async function telegramFixture(mode: "polling" | "webhook"): Promise<ChannelContractFixture> {
   const fake = createFakeTelegram({ token: CANARY, webhookRetry: { delayMs: 20, attempts: 100 } });
@@ -72,6 +74,15 @@ async function telegramFixture(mode: "polling" | "webhook"): Promise<ChannelCont
     fault: (kind) => fake.fault(kind),
     heal: () => fake.heal(),
     close: () => fake.close(),
+    media: {
+      sentMessage: (ref) => fake.messageMedia(chat(ref), Number(ref.messageId)),
+      botMessageCount: () => fake.botMessages(GROUP).length,
+      userSendsMedium: (sample, hooksUrl) => {
+        reach(hooksUrl);
+        fake.userSendsMedium({ chatId: GROUP, from: ANN, sample });
+      },
+      bytesServed: () => fake.files.bytesServed,
+    },
   };
 }
 

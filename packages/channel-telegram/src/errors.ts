@@ -17,7 +17,7 @@ export class TelegramApiError extends ChorusError {
     super(codeFor(errorCode, description), `Telegram refused ${method}: ${errorCode} ${description}`, {
       retryable: errorCode >= 500 || errorCode === 409,
       details: { method, errorCode, description, ...parameters },
-      ...hintFor(errorCode),
+      ...hintFor(errorCode, description),
     });
   }
 }
@@ -84,13 +84,20 @@ function isUnreadable(error: unknown): boolean {
 
 /** The useful part of a fetch failure, without the URL: node-fetch says `request to <url> failed, reason: …`. */
 function networkReason(error: unknown): string {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const { code: own, message, cause } = (error ?? {}) as { code?: unknown; message?: unknown; cause?: unknown };
+  // fetch (the uploads) reports `TypeError: fetch failed` with the reason in its cause.
+  const code = own ?? (cause as { code?: unknown } | undefined)?.code;
   const text = typeof message === "string" ? message : String(error);
   const reason = /reason: (.*)$/s.exec(text)?.[1] ?? (/^request to /.test(text) ? "request failed" : text);
   return typeof code === "string" && !reason.includes(code) ? `${code} ${reason}` : reason;
 }
 
+/** Refusals of a medium over one of Telegram's limits (an upload over 50 MB, a photo over 10 MB, a download over 20 MB). */
+const TOO_LARGE = /file is too big|Request Entity Too Large|PHOTO_SAVE_FILE_INVALID/i;
+
 function codeFor(errorCode: number, description: string): ErrorCode {
+  if (errorCode === 413 || ((errorCode === 400 || errorCode === 413) && TOO_LARGE.test(description)))
+    return "E_TOO_LARGE";
   if (errorCode === 401 || errorCode === 403) return "E_AUTH";
   if (errorCode === 400 && /REACTION_INVALID|REACTIONS_TOO_MANY/i.test(description)) return "E_UNSUPPORTED_EMOJI";
   if ((errorCode === 400 || errorCode === 404) && NOT_FOUND.test(description)) return "E_MESSAGE_NOT_FOUND";
@@ -98,7 +105,12 @@ function codeFor(errorCode: number, description: string): ErrorCode {
   return "E_PLATFORM";
 }
 
-function hintFor(errorCode: number): { hint?: string } {
+function hintFor(errorCode: number, description: string): { hint?: string } {
+  if (codeFor(errorCode, description) === "E_TOO_LARGE") {
+    return {
+      hint: "Telegram takes uploads of up to 50 MB (photos up to 10 MB) and lets bots download files of up to 20 MB.",
+    };
+  }
   if (errorCode === 401) return { hint: "Check channels.telegram.botToken (ask @BotFather for the token)." };
   if (errorCode === 403) return { hint: "The bot was blocked, removed from the chat, or lacks the admin right." };
   if (errorCode === 404) return { hint: "Check channels.telegram.apiRoot and botToken." };

@@ -56,6 +56,22 @@ describe("Telegram failures", () => {
     await expect(startChannel(telegramChannel, { config })).rejects.toMatchObject({ code: "E_AUTH" });
   });
 
+  it("a token revoked while polling: status failed naming channels.telegram.botToken; running again once accepted", async () => {
+    const { instance } = await t.start({ reconnectMinMs: 100, reconnectMaxMs: 200 });
+    const revoked = { ok: false, error_code: 401, description: "Unauthorized" };
+    t.fake.server.inject(
+      faults.serverError({ path: /\/getUpdates$/ }, { status: 401, body: revoked, times: Infinity }),
+    );
+    await eventually(() =>
+      expect(instance.status()).toMatchObject({
+        state: "failed",
+        detail: expect.stringContaining("Check channels.telegram.botToken"),
+      }),
+    );
+    t.fake.server.clearFaults();
+    await eventually(() => expect(instance.status()).toMatchObject({ state: "running" }));
+  });
+
   it("timeoutMs: a call without an answer fails; getChat is retried, sendMessage is not (it may have arrived)", async () => {
     const { instance } = await t.start({ timeoutMs: 200, retries: 1 });
     t.fake.server.inject(faults.hang(SEND, { times: 1 }));

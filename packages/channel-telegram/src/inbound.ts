@@ -7,6 +7,7 @@ import type {
   RefScope,
 } from "@chorus/core";
 import type { Chat, Message, MessageReactionUpdated, Update, User } from "grammy/types";
+import { attachmentsOf, mediumNote } from "./attachments.js";
 import { type BotUser, mentionFacts } from "./mentions.js";
 import { telegramMessageRef } from "./ref.js";
 import { reactionKey } from "./vocabulary.js";
@@ -56,13 +57,15 @@ function normalizeMessage(updateId: number, message: Message, ctx: InboundContex
     return { events: [], migration: { from: String(message.migrate_from_chat_id), to: chatId } };
   }
   const conversation = conversationOf(message.chat, ctx, topicOf(message));
-  const text = textOf(message);
+  const attachments = attachmentsOf(message);
+  // A caption is the text of a medium; a medium alone is a message with the text "".
+  const text = message.text ?? message.caption ?? (attachments.length > 0 ? "" : undefined);
   // The bot's own messages (echoes), channel posts and service messages (joins, pins) are no input.
   if (!conversation || text === undefined || message.from?.id === ctx.bot.id) return { events: [] };
   const sender = message.sender_chat ? chatParticipant(message.sender_chat) : message.from && participant(message.from);
   if (!sender) return { events: [] };
   const reply = realReply(message);
-  const replyText = reply ? textOf(reply) : undefined;
+  const replyText = reply ? (reply.text ?? reply.caption ?? mediumNote(reply)) : undefined;
   const event: InboundMessageEvent = {
     type: "message",
     eventId: String(updateId),
@@ -70,6 +73,7 @@ function normalizeMessage(updateId: number, message: Message, ctx: InboundContex
     sender,
     text,
     mentions: mentionFacts(message, ctx.bot),
+    ...(attachments.length > 0 ? { attachments } : {}),
     ...(reply
       ? {
           replyTo: {
@@ -161,29 +165,6 @@ function realReply(message: Message): Message | undefined {
   if (!reply || reply.forum_topic_created) return undefined;
   if (message.is_topic_message && reply.message_id === message.message_thread_id) return undefined;
   return reply;
-}
-
-/** The text a person wrote, or a short note for media without a caption; undefined for service messages. */
-function textOf(message: Message): string | undefined {
-  if (message.text !== undefined) return message.text;
-  const caption = message.caption;
-  const kind = message.photo
-    ? "photo"
-    : message.video
-      ? "video"
-      : message.voice
-        ? "voice message"
-        : message.audio
-          ? "audio"
-          : message.document
-            ? "file"
-            : message.sticker
-              ? `sticker ${message.sticker.emoji ?? ""}`.trim()
-              : message.location
-                ? "location"
-                : undefined;
-  if (kind === undefined) return caption;
-  return caption ? `[${kind}] ${caption}` : `[${kind}]`;
 }
 
 function participant(user: User): Participant {

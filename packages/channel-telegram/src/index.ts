@@ -2,12 +2,15 @@
  * Telegram, through grammY: the plugin object the gateway imports. Each concern lives in its own
  * file: `config.ts` → `instance.ts` (wiring of one account) → `api.ts` (client, retries, errors)
  * → `receive.ts` (an update from `poller.ts` or `webhook.ts` → `ctx.emit` → its acknowledgement)
- * → `wire.ts` + `inbound.ts` (reading and normalizing updates) → `outbound.ts` → `reactions.ts`.
+ * → `wire.ts` + `inbound.ts` + `attachments.ts` (reading and normalizing updates; albums:
+ * `album.ts`, `album-buffer.ts`) → `outbound.ts` (`media-steps.ts`, `media-send.ts`, `upload.ts`)
+ * → `download.ts` → `reactions.ts`; `media.ts` says what Telegram does with media.
  * State lives in the channel's store (`ctx.store`); the fake Bot API in `testing/`.
  */
 import { CHORUS_API_VERSION, type ChannelCapabilities, defineChannel } from "@chorus/core";
 import { TELEGRAM_SECRET_KEYS, type TelegramConfig, telegramConfigSchema } from "./config.js";
 import { createTelegramInstance, TELEGRAM_ID, TELEGRAM_LABEL } from "./instance.js";
+import { telegramMediaCapabilities } from "./media.js";
 import { TELEGRAM_MAX_TEXT } from "./outbound.js";
 import { probeTelegram } from "./probe.js";
 import { telegramVocabulary } from "./vocabulary.js";
@@ -28,6 +31,7 @@ export const telegramCapabilities: ChannelCapabilities = {
   replies: true, // reply_parameters
   threads: true, // forum topics
   maxTextLength: TELEGRAM_MAX_TEXT, // 4096 characters per message
+  media: telegramMediaCapabilities, // every kind in and out; 50 MB uploads (photos 10 MB), 20 MB downloads
 };
 
 /** The Telegram channel plugin; the package's default export. */
@@ -47,11 +51,22 @@ export const telegramChannel = defineChannel<TelegramConfig>({
 
 export default telegramChannel;
 
+export { ALBUM_WINDOW_MS, AlbumParts, mergeAlbum } from "./album.js";
 export { createTelegramApi, type TelegramApiOptions } from "./api.js";
+export { attachmentsOf, type TelegramFileSource } from "./attachments.js";
 export { TELEGRAM_SECRET_KEYS, type TelegramConfig, telegramConfigSchema } from "./config.js";
 export { TelegramApiError, toTelegramError } from "./errors.js";
 export { ALLOWED_UPDATES, type InboundContext, type NormalizedUpdate, normalizeUpdate } from "./inbound.js";
 export { LEGACY_MIGRATIONS_FILE, LEGACY_REACTIONS_FILE } from "./legacy-state.js";
+export {
+  TELEGRAM_MAX_ALBUM,
+  TELEGRAM_MAX_CAPTION,
+  TELEGRAM_MAX_DOWNLOAD,
+  TELEGRAM_MAX_PHOTO,
+  TELEGRAM_MAX_UPLOAD,
+  telegramMediaCapabilities,
+} from "./media.js";
+export { type TelegramStep, telegramSteps } from "./media-steps.js";
 export { type BotUser, mentionFacts } from "./mentions.js";
 export {
   reactionKey,

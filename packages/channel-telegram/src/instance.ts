@@ -7,10 +7,12 @@ import {
   type MessageRef,
   toChorusError,
 } from "@chorus/core";
+import { AlbumBuffer } from "./album-buffer.js";
 import { createTelegramApi } from "./api.js";
 import { ChatAliases } from "./chat-aliases.js";
 import { chatReactionCache } from "./chat-reactions.js";
 import { TELEGRAM_SECRET_KEYS, type TelegramConfig } from "./config.js";
+import { createDownload } from "./download.js";
 import { ALLOWED_UPDATES } from "./inbound.js";
 import { importLegacyState } from "./legacy-state.js";
 import { createOutbound } from "./outbound.js";
@@ -49,7 +51,22 @@ export function createTelegramInstance(ctx: ChannelContext<TelegramConfig>): Cha
     logger,
     signal: ctx.signal,
   });
+  // Webhook album items wait in the store; their album is emitted from there until committed.
+  const albums = new AlbumBuffer({
+    store: ctx.store,
+    receiver: createTelegramReceiver({
+      running: () => running,
+      aliases,
+      emit: (event) => ctx.emit(event),
+      logger,
+      signal: ctx.signal,
+      redelivery: "keep",
+    }),
+    windowMs: () => config.albumWindowMs,
+    logger,
+  });
   const outbound = createOutbound(api, () => who().scope, aliases);
+  const download = createDownload(api, config);
   const allowed = chatReactionCache(api, config.chatInfoTtlMs);
   const reactions = createReactions(api, ctx.store, allowed, () => config.bigReactions);
   const poller = new Poller(api, config, receiver, logger, ctx.signal);
@@ -60,6 +77,7 @@ export function createTelegramInstance(ctx: ChannelContext<TelegramConfig>): Cha
       secretToken: config.secretToken,
       running: () => running !== undefined,
       receiver,
+      albums,
       logger,
     });
     ctx.http.route("POST", webhookPath, handler);
@@ -83,6 +101,8 @@ export function createTelegramInstance(ctx: ChannelContext<TelegramConfig>): Cha
         await aliases.load();
         const me = await api.getMe();
         running = { scope: { channel: TELEGRAM_ID, accountId: ctx.accountId, botId: String(me.id) }, bot: me };
+        // Album items an earlier run kept in the store (webhook mode) go to the gateway now.
+        await albums.resume();
         if (config.webhookUrl !== undefined) {
           await api.setWebhook(config.webhookUrl, {
             allowed_updates: [...ALLOWED_UPDATES],
@@ -96,6 +116,7 @@ export function createTelegramInstance(ctx: ChannelContext<TelegramConfig>): Cha
       } catch (error) {
         const reason = redactor.error(toChorusError(error, `${TELEGRAM_LABEL} could not start`));
         status = { state: "degraded", detail: reason.message };
+        albums.stop();
         running = undefined;
         throw reason;
       }
@@ -106,6 +127,7 @@ export function createTelegramInstance(ctx: ChannelContext<TelegramConfig>): Cha
       status = { state: "running", detail: `connected as @${running.bot.username} (${how})` };
     },
     async stop() {
+      albums.stop();
       await poller.stop();
       running = undefined;
       status = { state: "stopped" };
@@ -113,6 +135,7 @@ export function createTelegramInstance(ctx: ChannelContext<TelegramConfig>): Cha
     send: redacted((conversation, message) => outbound.send(conversation, message)),
     react: redacted((ref: MessageRef, intent) => reactions.react(ref, intent)),
     setTyping: redacted((conversation, on) => outbound.setTyping(conversation, on)),
+    download: redacted((attachment, options) => download(attachment, options)),
     resolveMessageRef: redacted((conversation, messageId) => outbound.resolveMessageRef(conversation, messageId)),
     status: () => redactor.status(status.state === "running" ? (poller.status() ?? status) : status),
     identity: () => (running ? { id: running.scope.botId, name: running.bot.first_name, isBot: true } : undefined),

@@ -5,15 +5,15 @@ import {
   type MessageRef,
   type OutboundMessage,
   type RefScope,
-  splitText,
 } from "@chorus/core";
 import type { Api } from "grammy";
 import type { ChatAliases } from "./chat-aliases.js";
 import { TelegramApiError } from "./errors.js";
+import { sendStep } from "./media-send.js";
+import { checkMediaLimits, TELEGRAM_MAX_TEXT, telegramSteps } from "./media-steps.js";
 import { addressOf, telegramMessageRef } from "./ref.js";
 
-/** Telegram's limit for one message's text, in characters after entity parsing. */
-export const TELEGRAM_MAX_TEXT = 4096;
+export { TELEGRAM_MAX_TEXT };
 
 /** What the instance calls to send, show typing and find messages again. */
 export type TelegramOutbound = Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef">;
@@ -34,31 +34,43 @@ export function createOutbound(api: Api, scope: () => RefScope, aliases: ChatAli
   };
 
   return {
-    /** Sends `message` in 4096-character parts (into the topic, replying with the first); returns the first part's ref. */
+    /**
+     * Sends `message` as Telegram messages, in order (see `telegramSteps`): its text in 4096-character
+     * parts, its media (albums where they can share one), its location; into the topic, the first one
+     * replying. A medium over Telegram's limit is refused before anything is sent. Returns the ref of
+     * the first message (an album's first item); refs are minted for every message Telegram made.
+     */
     async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
       const refScope = scope();
-      const parts = splitText(message.text, TELEGRAM_MAX_TEXT);
+      checkMediaLimits(message.media ?? []);
+      const steps = telegramSteps(message);
+      if (steps.length === 0) steps.push({ kind: "text", text: message.text });
       const reply = message.replyTo ? addressOf(message.replyTo) : undefined;
-      let first: MessageRef | undefined;
-      for (const [index, text] of parts.entries()) {
-        const sent = await withMigration(conversation.id, (chat) =>
-          api.sendMessage(chat, text, {
-            ...(conversation.threadId !== undefined ? { message_thread_id: Number(conversation.threadId) } : {}),
-            // Only the first part answers; `allow_sending_without_reply` keeps a deleted original from failing the answer.
-            ...(index === 0 && reply
-              ? { reply_parameters: { message_id: reply.messageId, allow_sending_without_reply: true } }
-              : {}),
+      const refs: MessageRef[] = [];
+      for (const step of steps) {
+        const sent = await withMigration(conversation.id, (chatId) =>
+          sendStep(api, step, {
+            chatId,
+            threadId: conversation.threadId,
+            // Only the first message answers.
+            replyTo: refs.length === 0 ? reply?.messageId : undefined,
           }),
         );
-        first ??= telegramMessageRef(refScope, {
-          conversationId: conversation.id,
-          chatId: String(sent.chat.id),
-          messageId: sent.message_id,
-          ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
-          fromBot: true,
-        });
+        for (const one of sent) {
+          refs.push(
+            telegramMessageRef(refScope, {
+              conversationId: conversation.id,
+              chatId: String(one.chat.id),
+              messageId: one.message_id,
+              ...(conversation.threadId !== undefined ? { threadId: conversation.threadId } : {}),
+              fromBot: true,
+            }),
+          );
+        }
       }
-      return first as MessageRef;
+      const [first] = refs;
+      if (!first) throw new ChorusError("E_PLATFORM", "Telegram made no message of the send");
+      return first;
     },
 
     /** Shows "typing…" (Telegram shows it for 5 s or until the next message; there is no "off"). */

@@ -1,5 +1,6 @@
 import { inspect } from "node:util";
-import { faults, type RunningChannel, startChannel, waitFor } from "@chorus/testkit";
+import { streamOf } from "@chorus/channel-kit";
+import { faults, type RunningChannel, sampleMedium, startChannel, waitFor } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { telegramChannel } from "./index.js";
 import { createFakeTelegram, type FakeTelegram, unreachableApiRoot } from "./testing/index.js";
@@ -64,5 +65,31 @@ describe("the bot token never leaves the plugin", () => {
     expect(error).toMatchObject({ code: "E_PLATFORM", message: expect.stringContaining("unreadable answer") });
     await waitFor(() => running.logs.at("warn").some((r) => r.message.includes("polling failed")));
     expectNoToken(reported(running, error));
+  });
+
+  it("media: a failed upload (refused, cut off) and a failed download leave no token, though both URLs carry it", async () => {
+    fake = createFakeTelegram({ token: TOKEN, limits: { uploadBytes: 256 } });
+    await fake.start();
+    fake.addChat({ id: -1001, type: "supergroup", title: "Team" });
+    channel = await startChannel(telegramChannel, { config: fake.config() });
+    const running = channel;
+    const { bytes, mime, filename } = sampleMedium("file");
+    const media = [{ kind: "file" as const, mime, filename, size: bytes.byteLength, open: () => streamOf(bytes) }];
+    const refused = await running.instance.send({ id: "-1001" }, { text: "", media }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "E_TOO_LARGE" });
+    fake.server.inject(faults.reset({ path: /\/sendDocument$/ }, { times: 1 }));
+    const small = [{ ...media[0], size: 10, open: () => streamOf(bytes.subarray(0, 10)) }] as typeof media;
+    const cut = await running.instance.send({ id: "-1001" }, { text: "", media: small }).catch((e: unknown) => e);
+    expect(cut).toMatchObject({ code: "E_PLATFORM" });
+    const sent = fake.userSendsMedium({
+      chatId: -1001,
+      from: { id: 501, is_bot: false, first_name: "Ann" },
+      sample: { kind: "file", bytes, mime },
+    });
+    fake.server.inject(faults.reset({ path: /^\/file\/bot/ }, { times: 5 }));
+    const attachment = { kind: "file" as const, source: { fileId: sent.document?.file_id as string } };
+    const download = await running.instance.download?.(attachment, { maxBytes: 1024 * 1024 }).catch((e: unknown) => e);
+    expect(download).toMatchObject({ code: "E_PLATFORM" });
+    for (const error of [refused, cut, download]) expectNoToken(reported(running, error));
   });
 });

@@ -37,9 +37,54 @@ const MESSAGES: [name: string, update: unknown, event: Record<string, unknown>][
     { ...messageEvent("/start"), replyTo: { messageId: "1334", fromBot: false, text: "Original" } },
   ],
   ["message with entities", guide.messageWithEntities, messageEvent("Bold and italics")],
-  ["message with audio", guide.messageWithAudio, messageEvent("[audio]")],
-  ["voice message", guide.voiceMessage, messageEvent("[voice message]")],
-  ["message with a document", guide.messageWithADocument, messageEvent("[file]")],
+  [
+    "message with audio (a medium alone: text empty, the attachment with what Telegram says of it)",
+    guide.messageWithAudio,
+    {
+      ...messageEvent(""),
+      attachments: [
+        {
+          kind: "audio",
+          mime: "audio/mpeg",
+          size: 3897500,
+          durationMs: 243_000,
+          source: { fileId: "AwADBAADbXXXXXXXXXXXGBdhD2l6_XX" },
+        },
+      ],
+    },
+  ],
+  [
+    "voice message",
+    guide.voiceMessage,
+    {
+      ...messageEvent(""),
+      attachments: [
+        {
+          kind: "voice",
+          mime: "audio/ogg",
+          size: 23000,
+          durationMs: 5_000,
+          source: { fileId: "AwADBAADbXXXXXXXXXXXGBdhD2l6_XX" },
+        },
+      ],
+    },
+  ],
+  [
+    "message with a document",
+    guide.messageWithADocument,
+    {
+      ...messageEvent(""),
+      attachments: [
+        {
+          kind: "file",
+          mime: "application/pdf",
+          filename: "Testfile.pdf",
+          size: 536392,
+          source: { fileId: "AwADBAADbXXXXXXXXXXXGBdhD2l6_XX" },
+        },
+      ],
+    },
+  ],
 ];
 
 describe("Telegram's own example updates, long-polled: users without is_bot are people, every message is read", () => {

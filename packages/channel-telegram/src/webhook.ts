@@ -1,5 +1,7 @@
 import { acknowledges, type Receiver, safeEqual } from "@chorus/channel-kit";
 import type { HttpHandler, Logger } from "@chorus/core";
+import { albumKeyOf, chatOf } from "./album.js";
+import type { AlbumBuffer } from "./album-buffer.js";
 
 /** The header Telegram sends the `secret_token` of `setWebhook` in. */
 export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
@@ -10,6 +12,8 @@ export interface WebhookOptions {
   /** Whether the instance is started; before, deliveries are answered 503 (Telegram retries them). */
   running(): boolean;
   receiver: Receiver<unknown>;
+  /** Where album items wait for the rest of their album (see `AlbumBuffer`). */
+  albums: AlbumBuffer;
   logger: Logger;
 }
 
@@ -21,6 +25,12 @@ export interface WebhookOptions {
  * Telegram retries ("In case of an unsuccessful request (a request with response HTTP status code
  * different from 2XY), we will repeat the request", Bot API, `setWebhook`). A body that is no
  * update at all (no JSON, no `update_id`) is answered 400.
+ *
+ * An album item is the exception: it is answered 200 once it is in the channel's store (safe: it
+ * outlives a crash, and its album's message is emitted from there), not once its album is
+ * committed, because Telegram posts a chat's next update only after this one was answered
+ * (`AlbumBuffer` says why); 503 when the store failed. A chat's other messages wait until its
+ * open album went to the gateway, so they keep their order.
  */
 export function createWebhookHandler(options: WebhookOptions): HttpHandler {
   return async (request) => {
@@ -37,6 +47,16 @@ export function createWebhookHandler(options: WebhookOptions): HttpHandler {
       options.logger.warn({ problem }, `telegram: ignored a webhook delivery it could not read: ${problem}`);
       return Response.json({ ok: false, error: "bad_request" }, { status: 400 });
     }
+    if (albumKeyOf(payload) !== undefined) {
+      const held = await options.albums.hold(payload).catch((error: unknown) => {
+        options.logger.warn({ err: error }, "telegram: could not keep an album item; Telegram delivers it again");
+        return undefined;
+      });
+      if (held === undefined) return Response.json({ ok: false, error: "not_committed" }, { status: 503 });
+      if (held !== "too-large") return Response.json({ ok: true });
+    }
+    const chatId = chatOf(payload);
+    if (chatId !== undefined) await options.albums.settled(chatId);
     const receipt = await options.receiver.receive(payload);
     if (!acknowledges(receipt)) return Response.json({ ok: false, error: "not_committed" }, { status: 503 });
     const isUpdate = typeof (payload as { update_id?: unknown } | null)?.update_id === "number";

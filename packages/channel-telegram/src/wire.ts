@@ -17,6 +17,29 @@ const user = z.looseObject({ id, is_bot: z.boolean().optional(), first_name: z.s
 const chat = z.looseObject({ id, type: z.string().optional() });
 const entity = z.looseObject({ type: z.string(), offset: z.number().int(), length: z.number().int() });
 const reactionType = z.looseObject({ type: z.string() });
+// A file object: `file_id` is what a download needs; `file_unique_id` is missing from Telegram's oldest examples.
+const fileFields = {
+  file_id: z.string(),
+  file_unique_id: z.string().optional(),
+  file_size: z.number().int().nonnegative().optional(),
+};
+const fileObject = z.looseObject(fileFields);
+const location = z.looseObject({ latitude: z.number(), longitude: z.number() });
+
+/** The media a message can carry (`attachments.ts` reads them); an album's items share `media_group_id`. */
+const mediaFields = {
+  photo: z.array(z.looseObject({ ...fileFields, width: id, height: id })).optional(),
+  animation: fileObject.optional(),
+  video: fileObject.optional(),
+  video_note: fileObject.optional(),
+  audio: fileObject.optional(),
+  voice: fileObject.optional(),
+  document: fileObject.optional(),
+  sticker: fileObject.optional(),
+  location: location.optional(),
+  venue: z.looseObject({ location, title: z.string(), address: z.string() }).optional(),
+  contact: z.looseObject({ phone_number: z.string(), first_name: z.string() }).optional(),
+};
 
 const messageFields = {
   message_id: id,
@@ -29,6 +52,8 @@ const messageFields = {
   entities: z.array(entity).optional(),
   caption_entities: z.array(entity).optional(),
   message_thread_id: id.optional(),
+  media_group_id: z.string().optional(),
+  ...mediaFields,
 };
 
 const message = z.looseObject({
@@ -36,7 +61,13 @@ const message = z.looseObject({
   // Telegram does not nest replies: the message replied to carries no reply of its own. Only its id
   // is needed (its author and text are context when there).
   reply_to_message: z
-    .looseObject({ message_id: id, from: user.optional(), text: z.string().optional(), caption: z.string().optional() })
+    .looseObject({
+      message_id: id,
+      from: user.optional(),
+      text: z.string().optional(),
+      caption: z.string().optional(),
+      ...mediaFields,
+    })
     .optional(),
 });
 

@@ -1,10 +1,10 @@
 import type { FakeResponse } from "@chorus/testkit";
 import type { ReactionType, User } from "grammy/types";
+import type { Params } from "./fake-requests.js";
 import type { FakeChat, FakeTelegramState } from "./fake-state.js";
 import { type FakeUpdateFeed, fail, ok } from "./fake-updates.js";
 
-/** The parameters of one Bot API call (JSON body or query string). */
-export type Params = Record<string, unknown>;
+export type { Params } from "./fake-requests.js";
 /** The HTTP connection a call came on: whether the client still holds it open. */
 export interface FakeConnection {
   alive(): boolean;
@@ -26,6 +26,44 @@ const CHAT_ACTIONS = [
   "record_video_note",
   "upload_video_note",
 ];
+
+/** Where a send goes: the chat, the forum topic, and the message it answers (when it is there). */
+export interface SendTarget {
+  chat: FakeChat;
+  threadId?: number;
+  replyTo?: number;
+}
+
+/** The chat, topic and reply of a send, checked as Telegram checks them; or Telegram's refusal. */
+export function sendTarget(state: FakeTelegramState, p: Params): SendTarget | FakeResponse {
+  const chat = state.chat(Number(p.chat_id));
+  if (!chat) return fail(400, "Bad Request: chat not found");
+  if (chat.migrated_to !== undefined) {
+    return fail(400, "Bad Request: group chat was upgraded to a supergroup chat", {
+      migrate_to_chat_id: chat.migrated_to,
+    });
+  }
+  const threadId = p.message_thread_id === undefined ? undefined : Number(p.message_thread_id);
+  if (threadId !== undefined && chat.is_forum && !state.topics.get(chat.id)?.has(threadId)) {
+    return fail(400, "Bad Request: message thread not found");
+  }
+  const reply = p.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
+  const replyTo = reply?.message_id;
+  if (replyTo !== undefined && !state.message(chat.id, replyTo) && !reply?.allow_sending_without_reply) {
+    return fail(400, "Bad Request: message to be replied not found");
+  }
+  const found = replyTo !== undefined && state.message(chat.id, replyTo) ? replyTo : undefined;
+  return {
+    chat,
+    ...(threadId !== undefined && chat.is_forum ? { threadId } : {}),
+    ...(found !== undefined ? { replyTo: found } : {}),
+  };
+}
+
+/** Whether a value is Telegram's refusal rather than what was asked for. */
+export function isRefusal<T extends object>(value: T | FakeResponse): value is FakeResponse {
+  return "status" in value || "json" in value;
+}
 
 /**
  * The Bot API methods the fake implements, with Telegram's rules and error texts. `bot` is what
@@ -85,25 +123,16 @@ export function fakeMethods(state: FakeTelegramState, feed: FakeUpdateFeed, bot:
       });
     },
     sendMessage: (p) => {
-      const chat = chatOf(p);
-      if (isResponse(chat)) return chat;
+      const target = sendTarget(state, p);
+      if (isRefusal(target)) return target;
       const text = typeof p.text === "string" ? p.text : "";
       if (text.trim() === "") return fail(400, "Bad Request: message text is empty");
       if (text.length > 4096) return fail(400, "Bad Request: message is too long");
-      const threadId = p.message_thread_id === undefined ? undefined : Number(p.message_thread_id);
-      if (threadId !== undefined && chat.is_forum && !state.topics.get(chat.id)?.has(threadId)) {
-        return fail(400, "Bad Request: message thread not found");
-      }
-      const reply = p.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
-      const replyTo = reply?.message_id;
-      if (replyTo !== undefined && !state.message(chat.id, replyTo) && !reply?.allow_sending_without_reply) {
-        return fail(400, "Bad Request: message to be replied not found");
-      }
-      const found = replyTo !== undefined && state.message(chat.id, replyTo) ? replyTo : undefined;
+      const { chat, threadId, replyTo } = target;
       const sent = state.postMessage(chat.id, sender, {
         text,
-        ...(found !== undefined ? { replyTo: found } : {}),
-        ...(threadId !== undefined && chat.is_forum ? { threadId } : {}),
+        ...(replyTo !== undefined ? { replyTo } : {}),
+        ...(threadId !== undefined ? { threadId } : {}),
       });
       state.hooks.botMessage?.(sent);
       return ok(sent);

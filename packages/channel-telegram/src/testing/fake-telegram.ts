@@ -1,9 +1,21 @@
-import { createFakeServer, type FakeServer, outage, type PlatformFault, type RequestContext } from "@chorus/testkit";
+import {
+  createFakeServer,
+  type FakeServer,
+  outage,
+  type PlatformFault,
+  type PlatformMessageMedia,
+  type RequestContext,
+} from "@chorus/testkit";
 import type { Message, ReactionType, Update, User } from "grammy/types";
 import { reactionKey } from "../vocabulary.js";
-import { fakeMethods, type Params } from "./fake-methods.js";
+import { FakeFiles, type FakeLimits, TELEGRAM_LIMITS } from "./fake-files.js";
+import { fakeMediaMethods } from "./fake-media-methods.js";
+import { albumOf, platformMessageMedia } from "./fake-medium.js";
+import { fakeMethods } from "./fake-methods.js";
+import { FormDataError, isMultipart, type Params, paramsOf } from "./fake-requests.js";
 import { type FakeChat, FakeTelegramState, type UpdateBody, type UserMessageInput } from "./fake-state.js";
 import { FakeUpdateFeed, fail } from "./fake-updates.js";
+import { type UserMediumInput, userMediumFields } from "./fake-user-media.js";
 import { type FakeWebhook, WEBHOOK_RETRY, type WebhookAttempt, type WebhookRetryPolicy } from "./fake-webhook.js";
 
 export interface FakeTelegramOptions {
@@ -12,6 +24,8 @@ export interface FakeTelegramOptions {
   bot?: Partial<User> & { username?: string };
   /** How a webhook delivery that was not answered 2xx is retried (see `WebhookRetryPolicy`). */
   webhookRetry?: Partial<WebhookRetryPolicy>;
+  /** Telegram's size limits, smaller for a test that proves one without a 50 MB file. */
+  limits?: Partial<FakeLimits>;
 }
 
 /** A stateful fake Telegram Bot API on 127.0.0.1 that grammY talks to through `apiRoot`. */
@@ -46,6 +60,18 @@ export interface FakeTelegram {
   addChat(chat: FakeChat): FakeChat;
   /** A person writes; the `message` update is queued (and pushed to a webhook if set). */
   userSends(input: UserMessageInput): Message;
+  /** A person sends a medium, a place or a contact card; its bytes are stored and the update queued. */
+  userSendsMedium(input: UserMediumInput): Message;
+  /** A person sends an album: one update per item, sharing a `media_group_id`, queued one after another. */
+  userSendsAlbum(
+    input: Omit<UserMediumInput, "sample" | "mediaGroupId"> & { samples: UserMediumInput["sample"][] },
+  ): Message[];
+  /** Every file the fake holds (uploads and what people sent), with its size limits and the bytes served. */
+  readonly files: FakeFiles;
+  /** What a message holds on the platform (all items of its album), with the uploaded bytes. */
+  messageMedia(chatId: number, messageId: number): PlatformMessageMedia;
+  /** The bot's messages in a chat. */
+  botMessages(chatId: number): Message[];
   /** Creates a forum topic in a forum supergroup; returns its `message_thread_id`. */
   createTopic(chatId: number, name: string, from: User): number;
   /** A person sets their reactions on a message (replacing theirs); queues `message_reaction`. */
@@ -92,24 +118,49 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
     ...options.bot,
   } as User & { username: string };
   const state = new FakeTelegramState(bot);
-  const server = createFakeServer();
+  const limits = { ...TELEGRAM_LIMITS, ...options.limits };
+  const files = new FakeFiles(limits);
+  // Room for a body over the upload limit, so the fake answers it as Telegram does (not the server's own 413).
+  const server = createFakeServer({ maxBodyBytes: limits.uploadBytes * 2 + 1024 * 1024 });
   const feed = new FakeUpdateFeed(state, { ...WEBHOOK_RETRY, ...options.webhookRetry });
   const queued = (update: Update) => feed.queued(update);
-  const methods = fakeMethods(state, feed, bot);
+  const methods = { ...fakeMethods(state, feed, bot), ...fakeMediaMethods(state, files, bot) };
 
-  server.route("*", /^\/bot(?<token>[^/]+)\/(?<method>[A-Za-z]+)$/, (ctx: Ctx) => {
+  server.route("*", /^\/bot(?<token>[^/]+)\/(?<method>[A-Za-z]+)$/, async (ctx: Ctx) => {
     if (ctx.params.token !== token) return fail(401, "Unauthorized");
     const method = methods[ctx.params.method ?? ""];
     if (!method) return fail(404, "Not Found");
-    const params = (ctx.rawBody.length > 0 ? ctx.json<Params>() : Object.fromEntries(ctx.query)) ?? {};
+    // An upload over the limit is refused before it is read, whatever the method.
+    if (isMultipart(ctx) && ctx.rawBody.length > limits.uploadBytes) return fail(413, "Request Entity Too Large");
+    let params: Params;
+    try {
+      params = await paramsOf(ctx);
+    } catch (error) {
+      if (error instanceof FormDataError) return fail(400, error.message);
+      throw error;
+    }
     const socket = ctx.request.socket;
     return method(params, { alive: () => !socket.destroyed && socket.readable });
+  });
+  // The file endpoint (Bot API, getFile: `https://api.telegram.org/file/bot<token>/<file_path>`).
+  server.route("GET", /^\/file\/bot(?<token>[^/]+)\/(?<path>.+)$/, (ctx: Ctx) => {
+    const file = ctx.params.token === token ? files.byPath(ctx.params.path ?? "") : undefined;
+    return file ? files.serve(file) : fail(404, "Not Found");
   });
 
   const userSends = (input: UserMessageInput): Message => {
     const message = state.postMessage(input.chatId, input.from, {
       text: input.text,
       ...(input.entities ? { entities: input.entities } : {}),
+      ...(input.replyTo !== undefined ? { replyTo: input.replyTo } : {}),
+      ...(input.threadId !== undefined ? { threadId: input.threadId } : {}),
+    });
+    queued(state.enqueue({ message }));
+    return message;
+  };
+  const userSendsMedium = (input: UserMediumInput): Message => {
+    const message = state.postMessage(input.chatId, input.from, {
+      ...userMediumFields(files, input),
       ...(input.replyTo !== undefined ? { replyTo: input.replyTo } : {}),
       ...(input.threadId !== undefined ? { threadId: input.threadId } : {}),
     });
@@ -163,6 +214,18 @@ export function createFakeTelegram(options: FakeTelegramOptions = {}): FakeTeleg
     }),
     addChat: (chat) => state.addChat(chat),
     userSends,
+    userSendsMedium,
+    userSendsAlbum: ({ samples, ...rest }) => {
+      const mediaGroupId = String(13_500_000_000_000_000n + BigInt(state.messages.size));
+      return samples.map((sample) => userSendsMedium({ ...rest, sample, mediaGroupId }));
+    },
+    files,
+    messageMedia: (chatId, messageId) => {
+      const message = state.message(chatId, messageId);
+      if (!message) throw new Error(`fake Telegram: no message ${messageId} in chat ${chatId}`);
+      return platformMessageMedia(files, albumOf(state.messages.values(), message));
+    },
+    botMessages: (chatId) => [...state.messages.values()].filter((m) => m.chat.id === chatId && m.from?.id === bot.id),
     createTopic: (chatId, name, from) => {
       const message = state.postMessage(chatId, from, {
         forum_topic_created: { name, icon_color: 0x6fb9f0 },

@@ -44,6 +44,9 @@ export interface WebhookError {
 /**
  * Pushes pending updates to the webhook as Telegram does: each update once at a time, confirmed
  * only by a 2xx answer, retried after `delayMs` otherwise, dropped after `attempts` deliveries.
+ * The updates of one chat go one after another: the next only once the one before was confirmed
+ * or given up (telegram-bot-api `WebhookActor` keeps one queue per chat and sends only its first
+ * update; `Client.cpp` puts a chat's messages in a queue of their own, its reactions in another).
  * Deliveries never leave this machine: a webhook URL on another host (the public URL a test
  * configures) fails like an unreachable server unless `forwardTo` names where it is served.
  */
@@ -65,11 +68,16 @@ export class FakeWebhookSender {
     private readonly wanted: (update: Update) => boolean,
   ) {}
 
-  /** Delivers every pending update that is not being delivered already. */
+  /** Delivers the first pending update of every chat's queue that is not being delivered already. */
   push(): void {
     if (!this.webhook()) return;
+    const heads = new Set<string>();
     for (const update of this.state.pending) {
-      if (this.wanted(update) && !this.#busy.has(update.update_id)) void this.#deliver(update, 1);
+      if (!this.wanted(update)) continue;
+      const queue = queueOf(update);
+      if (heads.has(queue)) continue;
+      heads.add(queue);
+      if (!this.#busy.has(update.update_id)) void this.#deliver(update, 1);
     }
   }
 
@@ -113,6 +121,7 @@ export class FakeWebhookSender {
     if (status >= 200 && status < 300) {
       this.state.settle(id);
       this.#busy.delete(id);
+      this.push();
       return;
     }
     this.lastError = {
@@ -126,6 +135,7 @@ export class FakeWebhookSender {
       this.state.settle(id);
       this.abandoned.push(update);
       this.#busy.delete(id);
+      this.push();
       return;
     }
     const timer = setTimeout(() => {
@@ -155,4 +165,12 @@ export class FakeWebhookSender {
 function isLoopback(url: string): boolean {
   const host = new URL(url).hostname;
   return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
+}
+
+/** The webhook queue of an update: a chat's messages, a chat's reactions, or one of its own. */
+function queueOf(update: Update): string {
+  const body = update as { message?: { chat?: { id?: number } }; message_reaction?: { chat?: { id?: number } } };
+  if (body.message?.chat?.id !== undefined) return `message:${body.message.chat.id}`;
+  if (body.message_reaction?.chat?.id !== undefined) return `reaction:${body.message_reaction.chat.id}`;
+  return `update:${update.update_id}`;
 }

@@ -3,7 +3,18 @@
  * end-to-end tests and other authors can drive the real grammY client against it.
  */
 
-export { type FakeConnection, type FakeMethod, fakeMethods } from "./fake-methods.js";
+export { type FakeFile, FakeFiles, type FakeFileType, type FakeLimits, TELEGRAM_LIMITS } from "./fake-files.js";
+export { fakeMediaMethods } from "./fake-media-methods.js";
+export { albumOf, type MediumFacts, mediumFields, platformMedium, platformMessageMedia } from "./fake-medium.js";
+export {
+  type FakeConnection,
+  type FakeMethod,
+  fakeMethods,
+  isRefusal,
+  type SendTarget,
+  sendTarget,
+} from "./fake-methods.js";
+export { FormDataError, isMultipart, type Params, paramsOf, UploadedFile } from "./fake-requests.js";
 export {
   type FakeChat,
   type FakeTelegramHooks,
@@ -14,6 +25,7 @@ export {
 } from "./fake-state.js";
 export { createFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from "./fake-telegram.js";
 export { FakeUpdateFeed } from "./fake-updates.js";
+export { type UserMediumInput, userMediumFields } from "./fake-user-media.js";
 export {
   type FakeWebhook,
   FakeWebhookSender,
