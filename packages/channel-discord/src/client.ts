@@ -31,6 +31,9 @@ export function createDiscordClient(
     partials: [Partials.Message, Partials.Reaction, Partials.User, Partials.Channel, Partials.GuildMember],
     rest: {
       api: config.apiRoot,
+      // Sticker URLs (`Sticker#url`) are built on these: PNG, APNG and Lottie on the CDN, GIF on the media proxy.
+      cdn: config.cdnUrl,
+      mediaProxy: config.mediaProxyUrl,
       retries: config.retries,
       timeout: config.timeoutMs,
       // 429s shorter than maxRetryAfterMs are sat out by discord.js' queue; longer ones fail at once.
@@ -55,7 +58,24 @@ export class DiscordRest {
     try {
       return (await this.client().rest[method](route, options)) as T;
     } catch (error) {
-      throw this.redactor.error(toDiscordError(error, what));
+      throw this.redactor.error(toDiscordError(withoutFileBytes(error), what));
     }
   }
+}
+
+/**
+ * discord.js keeps the request on its errors (`requestBody.files`), uploaded bytes included: they
+ * are replaced by their names and sizes, so an error neither holds megabytes nor has them scanned
+ * for secrets and logged.
+ */
+function withoutFileBytes(error: unknown): unknown {
+  const body = (error as { requestBody?: { files?: unknown } } | null)?.requestBody;
+  if (body && Array.isArray(body.files)) {
+    body.files = body.files.map((file: { name?: unknown; contentType?: unknown; data?: { byteLength?: unknown } }) => ({
+      name: file.name,
+      contentType: file.contentType,
+      size: file.data?.byteLength,
+    }));
+  }
+  return error;
 }

@@ -4,6 +4,13 @@ import { z } from "zod";
 /** Config keys whose values are secrets: never shown, and removed from every log line, error and status. */
 export const DISCORD_SECRET_KEYS = ["token"] as const;
 
+/** An http(s) base URL without its trailing slash, `fallback` when absent. */
+const httpUrl = (key: string, fallback: string) =>
+  z
+    .url({ protocol: /^https?$/, error: `${key} must be an http(s) URL such as ${fallback}` })
+    .transform((url) => url.replace(/\/+$/, ""))
+    .default(fallback);
+
 /**
  * `channels.discord` (or one account under `channels.discord.accounts.<name>`). The gateway strips
  * its own keys (groups, groupPolicy, allowFrom, …) and substitutes `${ENV}` before this runs.
@@ -18,10 +25,13 @@ export const discordConfigSchema = z
       })
       .min(1, "token is required (the bot token from the Discord Developer Portal)"),
     /** The REST root; the gateway URL is then taken from `GET /gateway/bot`. No trailing slash. */
-    apiRoot: z
-      .url({ protocol: /^https?$/, error: "apiRoot must be an http(s) URL such as https://discord.com/api" })
-      .transform((url) => url.replace(/\/+$/, ""))
-      .default("https://discord.com/api"),
+    apiRoot: httpUrl("apiRoot", "https://discord.com/api"),
+    /**
+     * Discord's CDN (attachments, stickers) and its media proxy (`proxy_url`, GIF stickers): where
+     * attachments are downloaded from, without the bot token. No trailing slash.
+     */
+    cdnUrl: httpUrl("cdnUrl", "https://cdn.discordapp.com"),
+    mediaProxyUrl: httpUrl("mediaProxyUrl", "https://media.discordapp.net"),
     /** Ask for the privileged MESSAGE_CONTENT intent (enable it in the Developer Portal too). */
     messageContent: z.boolean().default(true),
     /** Guilds the bot serves, keyed by guild id (`"*"` = all); absent = every guild it is in. */

@@ -4,6 +4,8 @@ import { DiscordAPIError, HTTPError, RateLimitError } from "discord.js";
 /** Discord JSON error codes that mean the addressed message, channel or emoji does not exist. */
 const NOT_FOUND_CODES = new Set([10003, 10008, 10015]);
 const UNKNOWN_EMOJI = 10014;
+/** "Request entity too large", answered with 413 (developers/topics/opcodes-and-status-codes). */
+const TOO_LARGE = 40005;
 const TOKEN_HINT = "Check channels.discord.token (Developer Portal → Bot → Reset Token).";
 
 /** Gateway close codes after which Discord will not take the session back (developers/topics/opcodes-and-status-codes). */
@@ -83,6 +85,7 @@ function reasonOf(error: unknown): string {
 
 function codeFor(status: number, code: number): ErrorCode {
   if (status === 401) return "E_AUTH";
+  if (status === 413 || code === TOO_LARGE) return "E_TOO_LARGE";
   if (code === UNKNOWN_EMOJI) return "E_UNSUPPORTED_EMOJI";
   if (status === 404 || NOT_FOUND_CODES.has(code)) return "E_MESSAGE_NOT_FOUND";
   if (status === 403) return "E_AUTH";
@@ -95,6 +98,11 @@ function hintFor(status: number, code: number): { hint?: string } {
   if (status === 403) {
     return {
       hint: "The bot lacks a permission here (View Channel, Send Messages, Add Reactions, Read Message History).",
+    };
+  }
+  if (status === 413 || code === TOO_LARGE) {
+    return {
+      hint: "Discord takes files of up to 10 MiB each and 25 MiB per message (more on boosted servers): send fewer or smaller files.",
     };
   }
   if (code === UNKNOWN_EMOJI)

@@ -17,6 +17,7 @@ import {
   type User,
 } from "discord.js";
 import { z } from "zod";
+import { attachmentsOf } from "./attachments.js";
 import { reactionEmojiKey } from "./emoji.js";
 import { discordMessageRef } from "./ref.js";
 
@@ -92,7 +93,7 @@ export function conversationOf(message: Message | PartialMessage): Conversation 
   return { id: channel.id, kind: "group", ...(name ? { title: guild ? `#${name} (${guild})` : `#${name}` } : {}) };
 }
 
-/** A Discord message as a normalized event, or undefined for the bot's own and for system messages. */
+/** A Discord message (with its attachments) as a normalized event, or undefined for the bot's own and for system messages. */
 export function normalizeMessage(message: Message, scope: RefScope): InboundMessageEvent | undefined {
   if (message.author.id === scope.botId) return undefined;
   if (message.type !== MessageType.Default && message.type !== MessageType.Reply) return undefined;
@@ -106,12 +107,15 @@ export function normalizeMessage(message: Message, scope: RefScope): InboundMess
   const reference = message.reference?.messageId;
   const replied = reference ? message.channel.messages.cache.get(reference) : undefined;
   const replyFromBot = repliedToBot || replied?.author.id === scope.botId;
+  const attachments = attachmentsOf(message);
   return {
     type: "message",
     eventId: `message:${message.id}`,
     conversation: conversationOf(message),
     sender: participant(message.author, message.member?.displayName),
+    // Empty for a message of attachments only (a voice message never has text).
     text: message.cleanContent,
+    ...(attachments.length > 0 ? { attachments } : {}),
     mentions: { bot, others },
     ...(reference
       ? {

@@ -4,6 +4,7 @@ import type { Client } from "discord.js";
 import { DiscordRest } from "./client.js";
 import { DISCORD_SECRET_KEYS, type DiscordConfig } from "./config.js";
 import { DiscordConnection } from "./connection.js";
+import { createDownload } from "./media.js";
 import { createOutbound } from "./outbound.js";
 import { createReactions } from "./reactions.js";
 import { attachReceiver, createDiscordReceiver } from "./receive.js";
@@ -69,6 +70,7 @@ export function createDiscordInstance(ctx: ChannelContext<DiscordConfig>): Chann
       bot = undefined;
     },
     ...createOutbound(rest, refScope),
+    download: createDownload(rest, config),
     ...createReactions(rest, (name) => {
       const found = connection.client?.emojis.cache.find((e) => e.name === name);
       return found?.name ? { id: found.id, name: found.name, animated: found.animated ?? false } : undefined;

@@ -9,6 +9,7 @@ import {
 import { type APIMessage, Routes } from "discord.js";
 import type { DiscordRest } from "./client.js";
 import { channelOfRef, discordMessageRef } from "./ref.js";
+import { contentOf, filesOf } from "./uploads.js";
 
 /** Discord's limit for `content` of one message. */
 export const DISCORD_MAX_TEXT = 2000;
@@ -26,16 +27,25 @@ export function createOutbound(
     );
   };
   return {
-    /** Sends text in 2000-character parts (the first as a reply); returns the first part's ref. */
+    /**
+     * Sends text in 2000-character parts (the first as a reply, carrying the planned media as
+     * `files[n]` with their captions as its content); returns the first part's ref.
+     */
     async send(conversation, message) {
       const channelId = conversation.threadId ?? conversation.id;
-      const parts = splitText(message.text, DISCORD_MAX_TEXT);
+      const media = message.media ?? [];
+      const parts = splitText(media.length > 0 ? contentOf(message.text, media) : message.text, DISCORD_MAX_TEXT);
+      const uploads = media.length > 0 ? await filesOf(media) : undefined;
       let first: MessageRef | undefined;
       for (const [index, content] of parts.entries()) {
         const reply = index === 0 && message.replyTo ? message.replyTo : undefined;
+        const withFiles = index === 0 ? uploads : undefined;
         const sent = await rest.call<APIMessage>("post", Routes.channelMessages(channelId), "send", {
+          // multipart/form-data: `files[n]` parts and the body as `payload_json`.
+          ...(withFiles ? { files: withFiles.files } : {}),
           body: {
-            content,
+            ...(content !== "" || !withFiles ? { content } : {}),
+            ...(withFiles ? { attachments: withFiles.attachments } : {}),
             // Only users are pinged (never @everyone or roles), and only those the caller named.
             allowed_mentions: { parse: [], users: [...(message.mentions ?? [])], replied_user: true },
             ...(reply

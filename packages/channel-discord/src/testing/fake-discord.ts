@@ -1,5 +1,6 @@
 import { createFakeServer, type FakeServer, outage, type PlatformFault } from "@chorus/testkit";
 import { FakeGateway, Intent } from "./fake-gateway.js";
+import { createFakeMedia, type FakeMediaControls } from "./fake-media.js";
 import {
   emojiKeyOf,
   type FakeChannel,
@@ -8,6 +9,7 @@ import {
   type FakeMessage,
   type FakeUser,
 } from "./fake-state.js";
+import { DISCORD_UPLOAD_LIMITS, type UploadLimits } from "./message-form.js";
 import { registerRestApi } from "./rest-api.js";
 import { messageCreate, reactionEvent, unreadableMessageCreate } from "./wire.js";
 
@@ -19,10 +21,17 @@ export interface FakeDiscordOptions {
   heartbeatIntervalMs?: number;
   /** False: the bot's MESSAGE_CONTENT switch is off in the portal, so asking for it closes the gateway with 4014. */
   messageContentAllowed?: boolean;
+  /** Upload limits to enforce instead of Discord's (10 MiB per file, 25 MiB per request, 10 files). */
+  uploadLimits?: Partial<UploadLimits>;
+  /** How long a signed attachment URL stays valid (Discord: about a day). */
+  attachmentUrlLifetimeMs?: number;
 }
 
-/** A stateful fake Discord (REST v10 + gateway WebSocket) on 127.0.0.1 for the real discord.js Client. */
-export interface FakeDiscord {
+/**
+ * A stateful fake Discord (REST v10 + gateway WebSocket, and its CDN on a port of its own) on
+ * 127.0.0.1 for the real discord.js Client.
+ */
+export interface FakeDiscord extends FakeMediaControls {
   readonly server: FakeServer;
   readonly state: FakeDiscordState;
   readonly gateway: FakeGateway;
@@ -33,7 +42,7 @@ export interface FakeDiscord {
   readonly url: string;
   start(): Promise<string>;
   close(): Promise<void>;
-  /** The `channels.discord` block pointing the plugin at this fake. */
+  /** The `channels.discord` block pointing the plugin at this fake (REST, gateway and CDN). */
   config(extra?: Record<string, unknown>): Record<string, unknown>;
   /** A guild with a text channel; the bot is a member with its own managed role. */
   addGuild(input: { id: string; name: string; channels: { id: string; name: string }[]; emojis?: FakeEmoji[] }): void;
@@ -78,7 +87,8 @@ export function createFakeDiscord(options: FakeDiscordOptions = {}): FakeDiscord
     ...options.bot,
   };
   const state = new FakeDiscordState(bot);
-  const server = createFakeServer();
+  // Above Discord's 25 MiB request limit, so an upload over it gets Discord's answer (413, 40005), not the server's.
+  const server = createFakeServer({ maxBodyBytes: 64 * 1024 * 1024 });
   const wsUrl = () => `ws://127.0.0.1:${server.port}`;
   const gateway = new FakeGateway(state, {
     token: () => token,
@@ -100,7 +110,8 @@ export function createFakeDiscord(options: FakeDiscordOptions = {}): FakeDiscord
     message.mentions.some((u) => u.id === bot.id);
   const created = (message: FakeMessage): void => {
     const full = messageCreate(message, state);
-    const hidden = { ...full, content: "" };
+    // Without the intent "content, embeds, attachments, and components" arrive empty (resources/message.mdx).
+    const hidden = { ...full, content: "", embeds: [], attachments: [], components: [] };
     const sees = messageIntent(message);
     gateway.dispatch("MESSAGE_CREATE", full, (intents) => sees(intents) && contentVisible(message, intents));
     gateway.dispatch("MESSAGE_CREATE", hidden, (intents) => sees(intents) && !contentVisible(message, intents));
@@ -119,6 +130,7 @@ export function createFakeDiscord(options: FakeDiscordOptions = {}): FakeDiscord
     const event = reactionEvent("remove", message, user.id, emoji, state);
     gateway.dispatch("MESSAGE_REACTION_REMOVE", event, reactionIntent(message));
   };
+  const media = createFakeMedia(state, created, options.attachmentUrlLifetimeMs);
   const requireMessage = (id: string): FakeMessage => {
     const message = state.messages.get(id);
     if (!message) throw new Error(`fake Discord: no message ${id}`);
@@ -132,10 +144,13 @@ export function createFakeDiscord(options: FakeDiscordOptions = {}): FakeDiscord
     created,
     react: (message, emoji) => react(message, bot, emoji),
     unreact: (message, key) => unreact(message, bot, key),
+    uploadLimits: { ...DISCORD_UPLOAD_LIMITS, ...options.uploadLimits },
+    refreshUrl: (url) => media.cdn.refresh(url),
   });
   server.websocket("/", (socket) => gateway.accept(socket));
 
   return {
+    ...media,
     server,
     state,
     gateway,
@@ -146,9 +161,21 @@ export function createFakeDiscord(options: FakeDiscordOptions = {}): FakeDiscord
     get url() {
       return server.url;
     },
-    start: () => server.start(),
-    close: () => server.close(),
-    config: (extra = {}) => ({ token, apiRoot: `${server.url}/api`, retries: 0, ...extra }),
+    async start() {
+      await media.cdn.start();
+      return server.start();
+    },
+    async close() {
+      await Promise.all([server.close(), media.cdn.close()]);
+    },
+    config: (extra = {}) => ({
+      token,
+      apiRoot: `${server.url}/api`,
+      cdnUrl: media.cdn.url,
+      mediaProxyUrl: media.cdn.mediaUrl,
+      retries: 0,
+      ...extra,
+    }),
     addGuild({ id, name, channels, emojis = [] }) {
       const roleId = state.snowflake();
       botRoles.set(id, roleId);

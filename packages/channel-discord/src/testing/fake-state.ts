@@ -47,6 +47,39 @@ export interface FakeGuild {
   members: Map<string, FakeMember>;
 }
 
+/**
+ * A file on a message as the fake keeps it: the attachment object's fields (resources/message.mdx
+ * "Attachment Object"; the optional ones only where Discord sets them) and the bytes uploaded.
+ */
+export interface FakeAttachment {
+  id: string;
+  filename: string;
+  size: number;
+  content_type?: string;
+  /** Images: their pixel size, read from the bytes. */
+  width?: number;
+  height?: number;
+  description?: string;
+  title?: string;
+  /** Voice messages: the recording's length and its sampled waveform (base64, one byte per point). */
+  duration_secs?: number;
+  waveform?: string;
+  bytes: Uint8Array;
+}
+
+/** A guild sticker: `format_type` 1 PNG, 2 APNG, 3 LOTTIE, 4 GIF (resources/sticker.mdx), and its file on the CDN. */
+export interface FakeSticker {
+  id: string;
+  name: string;
+  format_type: 1 | 2 | 3 | 4;
+  bytes: Uint8Array;
+}
+
+/** Signs the CDN URLs of an attachment when a message is serialised (the fake CDN). */
+export interface AttachmentLinks {
+  attachment(channelId: string, attachment: FakeAttachment): { url: string; proxy_url: string };
+}
+
 export interface FakeMessage {
   id: string;
   channel_id: string;
@@ -62,6 +95,12 @@ export interface FakeMessage {
   referenced_message?: FakeMessage | null;
   /** Set on messages a webhook posted (they have no guild member). */
   webhook_id?: string;
+  /** Its files, in upload order. */
+  attachments: FakeAttachment[];
+  /** Message flags; IS_VOICE_MESSAGE = 1 << 13. */
+  flags: number;
+  /** Stickers sent with it (`sticker_items`). */
+  sticker_ids?: string[];
 }
 
 /** One emoji on a message and who reacted with it, in reaction order. */
@@ -80,6 +119,11 @@ export class FakeDiscordState {
   readonly messages = new Map<string, FakeMessage>();
   /** Message id → emoji key (`name` or `name:id`) → reaction. */
   readonly reactions = new Map<string, Map<string, FakeReaction>>();
+  /** Attachment id → the attachment and the channel its message is in. */
+  readonly attachments = new Map<string, { channelId: string; attachment: FakeAttachment }>();
+  readonly stickers = new Map<string, FakeSticker>();
+  /** Set by the fake Discord: signs attachment URLs on its CDN. */
+  links: AttachmentLinks | undefined;
   #counter = 0n;
 
   constructor(readonly bot: FakeUser) {
@@ -108,6 +152,10 @@ export class FakeDiscordState {
     content: string;
     replyTo?: string;
     mentionRoles?: string[];
+    /** Files, each given an attachment id here. */
+    attachments?: Omit<FakeAttachment, "id">[];
+    flags?: number;
+    stickerIds?: string[];
   }): FakeMessage {
     const channel = this.channels.get(input.channelId);
     if (!channel) throw new Error(`fake Discord: no channel ${input.channelId}`);
@@ -128,6 +176,9 @@ export class FakeDiscordState {
       mentions: mentioned,
       mention_roles: [...new Set([...roles, ...(input.mentionRoles ?? [])])],
       mention_everyone: /@(everyone|here)\b/.test(input.content),
+      attachments: (input.attachments ?? []).map((file) => ({ ...file, id: this.snowflake() })),
+      flags: input.flags ?? 0,
+      ...(input.stickerIds?.length ? { sticker_ids: input.stickerIds } : {}),
       ...(referenced
         ? {
             message_reference: {
@@ -141,6 +192,8 @@ export class FakeDiscordState {
         : {}),
     };
     this.messages.set(message.id, message);
+    for (const attachment of message.attachments)
+      this.attachments.set(attachment.id, { channelId: channel.id, attachment });
     return message;
   }
 

@@ -1,8 +1,9 @@
 /**
- * The fake Discord (REST v10 and gateway WebSocket), exported on `@chorus/channel-discord/testing`
+ * The fake Discord (REST v10, gateway WebSocket and CDN), exported on `@chorus/channel-discord/testing`
  * so the gateway's end-to-end tests and other authors can drive the real discord.js Client against it.
  */
 
+export { attachmentPath, type CdnFile, FakeCdn } from "./fake-cdn.js";
 export { createFakeDiscord, type FakeDiscord, type FakeDiscordOptions } from "./fake-discord.js";
 export {
   FakeGateway,
@@ -13,8 +14,11 @@ export {
   Intent,
   Op,
 } from "./fake-gateway.js";
+export { createFakeMedia, type FakeMediaControls, IS_VOICE_MESSAGE, type UserFile } from "./fake-media.js";
 export {
+  type AttachmentLinks,
   emojiKeyOf,
+  type FakeAttachment,
   type FakeChannel,
   FakeDiscordState,
   type FakeEmoji,
@@ -22,8 +26,17 @@ export {
   type FakeMember,
   type FakeMessage,
   type FakeReaction,
+  type FakeSticker,
   type FakeUser,
 } from "./fake-state.js";
+export { imageSize } from "./image-size.js";
+export {
+  type CreateMessageBody,
+  DISCORD_UPLOAD_LIMITS,
+  readMessageForm,
+  TOO_LARGE,
+  type UploadLimits,
+} from "./message-form.js";
 export { type RestApiDeps, registerRestApi } from "./rest-api.js";
 export {
   guildCreate,
@@ -31,8 +44,10 @@ export {
   reactionEvent,
   readyPayload,
   unreadableMessageCreate,
+  wireAttachment,
   wireEmoji,
   wireMember,
   wireMessage,
+  wireStickerItem,
   wireUser,
 } from "./wire.js";

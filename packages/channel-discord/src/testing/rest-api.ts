@@ -1,5 +1,6 @@
 import { empty, type FakeResponse, type FakeServer, json, type RequestContext } from "@chorus/testkit";
 import { emojiKeyOf, type FakeChannel, type FakeDiscordState, type FakeEmoji, type FakeMessage } from "./fake-state.js";
+import { readMessageForm, type UploadLimits } from "./message-form.js";
 import { wireMessage } from "./wire.js";
 
 type Ctx = RequestContext<undefined>;
@@ -17,9 +18,16 @@ export interface RestApiDeps {
   /** The bot reacted or took a reaction back: dispatch the reaction event. */
   react(message: FakeMessage, emoji: FakeEmoji): void;
   unreact(message: FakeMessage, key: string): void;
+  /** What an upload may be (Discord's limits unless a test narrows them). */
+  readonly uploadLimits: UploadLimits;
+  /** A fresh signed URL for one of the CDN's attachment URLs; undefined for any other URL. */
+  refreshUrl(url: string): string | undefined;
 }
 
-/** Registers Discord's REST v10 routes the channel uses on `server`: gateway info, messages, typing, reactions. */
+/**
+ * Registers Discord's REST v10 routes the channel uses on `server`: gateway info, messages (with
+ * uploads), attachment URL refreshes, typing, reactions.
+ */
 export function registerRestApi(server: FakeServer, deps: RestApiDeps): void {
   const { state } = deps;
   const authed = (ctx: Ctx): FakeResponse | undefined =>
@@ -30,8 +38,8 @@ export function registerRestApi(server: FakeServer, deps: RestApiDeps): void {
   const channelOf = (ctx: Ctx): FakeChannel | FakeResponse =>
     state.channel(ctx.params.channel as string) ?? json(404, { message: "Unknown Channel", code: 10003 });
   const guarded =
-    (handler: (ctx: Ctx, channel: FakeChannel) => FakeResponse) =>
-    (ctx: Ctx): FakeResponse => {
+    (handler: (ctx: Ctx, channel: FakeChannel) => FakeResponse | Promise<FakeResponse>) =>
+    (ctx: Ctx): FakeResponse | Promise<FakeResponse> => {
       const denied = authed(ctx);
       if (denied) return denied;
       const channel = channelOf(ctx);
@@ -65,10 +73,14 @@ export function registerRestApi(server: FakeServer, deps: RestApiDeps): void {
   server.route(
     "POST",
     `${API}/channels/:channel/messages`,
-    guarded((ctx, channel) => {
-      const body = ctx.json<{ content?: string; message_reference?: { message_id: string } }>();
+    guarded(async (ctx, channel) => {
+      const form = await readMessageForm(ctx, deps.uploadLimits);
+      if (!("files" in form)) return form;
+      const { body, files } = form;
       const content = body.content ?? "";
-      if (content === "" || content.length > 2000) {
+      if (files.length === 0 && content === "")
+        return json(400, { message: "Cannot send an empty message", code: 50006 });
+      if (content.length > 2000) {
         return json(400, { message: "Invalid Form Body", code: 50035, errors: { content: "length 1-2000" } });
       }
       const replyTo = body.message_reference?.message_id;
@@ -80,11 +92,26 @@ export function registerRestApi(server: FakeServer, deps: RestApiDeps): void {
         author: state.bot,
         content,
         ...(replyTo ? { replyTo } : {}),
+        attachments: files,
       });
       deps.created(message);
       return json(200, wireMessage(message, state));
     }),
   );
+  // Not in Discord's developer docs; its wire shape as bots use it: { attachment_urls } → { refreshed_urls: [{ original, refreshed }] }.
+  server.route("POST", `${API}/attachments/refresh-urls`, (ctx) => {
+    const denied = authed(ctx);
+    if (denied) return denied;
+    const urls = ctx.json<{ attachment_urls?: unknown }>().attachment_urls;
+    if (!Array.isArray(urls) || urls.some((url) => typeof url !== "string")) {
+      return json(400, { message: "Invalid Form Body", code: 50035, errors: { attachment_urls: "required" } });
+    }
+    const refreshed = (urls as string[]).flatMap((original) => {
+      const fresh = deps.refreshUrl(original);
+      return fresh ? [{ original, refreshed: fresh }] : [];
+    });
+    return json(200, { refreshed_urls: refreshed });
+  });
   server.route(
     "GET",
     `${API}/channels/:channel/messages/:message`,

@@ -3,7 +3,16 @@
  * developers/events/gateway-events.mdx, resources/{message,user,guild,emoji}.mdx): snowflakes as
  * strings, nullable fields present as null, optional fields left out where Discord leaves them out.
  */
-import type { FakeDiscordState, FakeEmoji, FakeGuild, FakeMessage, FakeUser } from "./fake-state.js";
+import { attachmentPath } from "./fake-cdn.js";
+import type {
+  FakeAttachment,
+  FakeDiscordState,
+  FakeEmoji,
+  FakeGuild,
+  FakeMessage,
+  FakeSticker,
+  FakeUser,
+} from "./fake-state.js";
 
 /** A user object: `id, username, discriminator, global_name, avatar` always, `bot` only for bots. */
 export function wireUser(user: FakeUser): Record<string, unknown> {
@@ -47,6 +56,30 @@ export function wireEmoji(emoji: FakeEmoji): Record<string, unknown> {
   return { id: emoji.id, name: emoji.name, ...(emoji.animated ? { animated: true } : {}) };
 }
 
+/**
+ * An attachment object (resources/message.mdx "Attachment Object"): `id, filename, size, url,
+ * proxy_url` always — the URLs signed now — and `content_type`, `width`/`height` (images),
+ * `description`, `title`, `duration_secs`/`waveform` (voice messages) only where set.
+ */
+export function wireAttachment(
+  state: FakeDiscordState,
+  channelId: string,
+  attachment: FakeAttachment,
+): Record<string, unknown> {
+  const { bytes: _bytes, ...fields } = attachment;
+  const path = attachmentPath(channelId, attachment.id, attachment.filename);
+  const links = state.links?.attachment(channelId, attachment) ?? {
+    url: `https://cdn.discordapp.com${path}`,
+    proxy_url: `https://media.discordapp.net${path}`,
+  };
+  return { ...fields, ...links };
+}
+
+/** A message sticker item (resources/sticker.mdx "Sticker Item Object"): `id, name, format_type`. */
+export function wireStickerItem(sticker: FakeSticker): Record<string, unknown> {
+  return { id: sticker.id, name: sticker.name, format_type: sticker.format_type };
+}
+
 /** A message object as REST returns it (no `member`, no `guild_id`). */
 export function wireMessage(message: FakeMessage, state: FakeDiscordState): Record<string, unknown> {
   return {
@@ -58,14 +91,22 @@ export function wireMessage(message: FakeMessage, state: FakeDiscordState): Reco
     mention_roles: message.mention_roles,
     mention_everyone: message.mention_everyone,
     id: message.id,
-    flags: 0,
+    flags: message.flags,
     embeds: [],
     edited_timestamp: null,
     content: message.content,
     components: [],
     channel_id: message.channel_id,
     author: wireUser(message.author),
-    attachments: [],
+    attachments: message.attachments.map((a) => wireAttachment(state, message.channel_id, a)),
+    ...(message.sticker_ids
+      ? {
+          sticker_items: message.sticker_ids.flatMap((id) => {
+            const sticker = state.stickers.get(id);
+            return sticker ? [wireStickerItem(sticker)] : [];
+          }),
+        }
+      : {}),
     ...(message.webhook_id ? { webhook_id: message.webhook_id } : {}),
     ...(message.message_reference
       ? {
