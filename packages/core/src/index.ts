@@ -22,6 +22,7 @@ export {
 } from "./errors.js";
 export type { Attachment, ContactCard, DownloadedMedium, DownloadOptions, GeoLocation } from "./media/attachment.js";
 export {
+  accountCapabilities,
   type MediaCapabilities,
   mediaCapabilityProblems,
   mediaOf,

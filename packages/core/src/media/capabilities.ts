@@ -17,6 +17,8 @@ export interface MediaCapabilities {
   readonly maxReceiveBytes: number;
   /** A text can travel with a medium as its caption (else it is a message of its own). */
   readonly caption: boolean;
+  /** Kinds that carry no caption even where `caption` is true (WhatsApp audio); stickers and voice notes never do. */
+  readonly uncaptioned?: readonly MediaKind[];
   /** Items in one message (an album); more become several messages. */
   readonly perMessage: number;
   /** Bytes of all items of one message together (Discord's request limit); a message is split to stay under. */
@@ -47,6 +49,8 @@ export function mediaCapabilityProblems(capabilities: MediaCapabilities): string
     return ["media.send and media.receive must be lists of kinds"];
   for (const kind of capabilities.send)
     if (!MEDIA_KINDS.includes(kind)) problems.push(`media.send lists an unknown kind ${JSON.stringify(kind)}`);
+  for (const kind of capabilities.uncaptioned ?? [])
+    if (!MEDIA_KINDS.includes(kind)) problems.push(`media.uncaptioned lists an unknown kind ${JSON.stringify(kind)}`);
   for (const kind of capabilities.receive)
     if (kind !== "contact" && !MEDIA_KINDS.includes(kind))
       problems.push(`media.receive lists an unknown kind ${JSON.stringify(kind)}`);
@@ -77,4 +81,20 @@ export function mediaCapabilityProblems(capabilities: MediaCapabilities): string
 /** A channel's media capabilities; a plugin that declares none sends and receives no media. */
 export function mediaOf(capabilities: { readonly media?: MediaCapabilities }): MediaCapabilities {
   return capabilities.media ?? NO_MEDIA;
+}
+
+/**
+ * What one account of a channel can do: its plugin's `capabilities`, with the media its config
+ * gives where the plugin says (`mediaFor`); a `mediaFor` that throws or answers malformed
+ * capabilities is refused, naming the problem.
+ */
+export function accountCapabilities<C extends { readonly media?: MediaCapabilities }>(
+  plugin: { readonly capabilities: C; mediaFor?(config: never): MediaCapabilities },
+  config: unknown,
+): C {
+  if (!plugin.mediaFor) return plugin.capabilities;
+  const media = (plugin.mediaFor as (config: unknown) => MediaCapabilities)(config);
+  const problems = mediaCapabilityProblems(media);
+  if (problems.length > 0) throw new Error(`mediaFor answered malformed media: ${problems.join("; ")}`);
+  return { ...plugin.capabilities, media };
 }

@@ -191,6 +191,14 @@ describe("planMedia — rule 5: text, captions, splitting, locations", () => {
     expect(onlyVoice.messages).toEqual([{ media: [], text: "Listen" }, { media: [{ index: 0, as: "voice" }] }]);
   });
 
+  it("a kind the channel lists as uncaptioned (WhatsApp audio) cannot carry the text either", () => {
+    const noAudioCaption: MediaCapabilities = { ...albums, perMessage: 1, uncaptioned: ["audio"] };
+    const plan = planMedia({ text: "Listen", media: [medium("audio")] }, noAudioCaption, LIMIT);
+    expect(plan.messages).toEqual([{ media: [], text: "Listen" }, { media: [{ index: 0, as: "audio" }] }]);
+    const image = planMedia({ text: "Look", media: [medium("image")] }, noAudioCaption, LIMIT);
+    expect(image.messages).toEqual([{ media: [{ index: 0, as: "image", caption: "Look" }] }]);
+  });
+
   it("more items than perMessage become several messages, in order", () => {
     const twelve = Array.from({ length: 12 }, () => medium("image"));
     const plan = planMedia({ media: twelve }, albums, LIMIT);

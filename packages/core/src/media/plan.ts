@@ -191,9 +191,9 @@ function decideKind(
   );
 }
 
-/** Whether an item sent as `kind` can carry a caption here (a sticker or a voice note cannot). */
+/** Whether an item sent as `kind` can carry a caption here (a sticker or a voice note cannot, nor a kind `uncaptioned` lists). */
 function canCarryCaption(kind: UploadKind, capabilities: MediaCapabilities): boolean {
-  return capabilities.caption && kind !== "sticker" && kind !== "voice";
+  return capabilities.caption && kind !== "sticker" && kind !== "voice" && !capabilities.uncaptioned?.includes(kind);
 }
 
 /** An item's caption: carried by it where it can, else its own text message before it. */

@@ -229,6 +229,12 @@ export interface ChannelPlugin<TConfig = unknown> {
    */
   holdsConnection?(config: TConfig): boolean;
   /**
+   * An account's media where they depend on its config (Nextcloud Talk uploads only with a files
+   * login): what the gateway plans, offers and downloads for that account. A pure function of the
+   * config; absent means `capabilities.media` for every account.
+   */
+  mediaFor?(config: TConfig): MediaCapabilities;
+  /**
    * Links an account interactively (QR code, pairing code) and persists its credentials in
    * `stateDir`; present on channels that log in as a device rather than with a token.
    */
@@ -275,6 +281,8 @@ export function channelPluginProblems(value: unknown): string[] {
   if (plugin.holdsConnection !== undefined && typeof plugin.holdsConnection !== "function") {
     problems.push("holdsConnection must be a function");
   }
+  if (plugin.mediaFor !== undefined && typeof plugin.mediaFor !== "function")
+    problems.push("mediaFor must be a function");
   problems.push(...loginOptionProblems(plugin.loginOptions));
   if (
     plugin.secretKeys !== undefined &&
