@@ -49,6 +49,8 @@ export default defineConfig([
   {
     // Built after the CLI (whose build empties dist/bin first).
     input: { "webchat-page": page("src/webchat/page/main.ts") },
+    // Module comments and map sources relative to the gateway, whichever directory builds it (tests run from the root).
+    cwd: import.meta.dirname,
     platform: "browser",
     tsconfig: page("tsconfig.page.json"),
     transform: { target: "es2020" },

@@ -151,6 +151,7 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
   // Every message is let in and mentions the bot: the bench measures dispatch, not refusals.
   const entry: ChannelEntry = {
     plugin: channel.plugin,
+    capabilities: channel.plugin.capabilities,
     accountId: "default",
     key: accountKey(BENCH_CHANNEL_ID, "default"),
     builtin: false,

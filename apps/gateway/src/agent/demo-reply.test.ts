@@ -25,3 +25,26 @@ describe("the demo agent in groups", () => {
     expect(readGroupBatch("[not a batch] hello")).toEqual({ current: "[not a batch] hello", context: 0 });
   });
 });
+
+describe("the demo agent and attachments", () => {
+  it("says what it got, with the caption, so a first run shows a photo or a file arrived", () => {
+    expect(demoText("look at this\n[photo image.png, 12 KB, mediaId med_1]")).toBe(
+      'Demo agent (offline): I got your photo (image.png, 12 KB); you said "look at this". Configure a model in chorus.json to talk to a real one.',
+    );
+    expect(demoText("[file report.pdf, application/pdf, 3 KB, mediaId med_2]\nThe report's text")).toBe(
+      "Demo agent (offline): I got your file (report.pdf, application/pdf, 3 KB). Configure a model in chorus.json to talk to a real one.",
+    );
+  });
+
+  it("names every part of an album, in a group batch too", () => {
+    const batch = formatBatch([], {
+      sender: "Ann",
+      text: "[photo a.png, 1 KB, mediaId med_1]\n[photo b.png, 2 KB, mediaId med_2]\n[voice note 0:03, mediaId med_3] hi",
+      messageId: "m1",
+      at,
+    });
+    expect(demoText(batch)).toBe(
+      "Demo agent (offline): I got your photo (a.png, 1 KB), your photo (b.png, 2 KB) and your voice note (0:03). Configure a model in chorus.json to talk to a real one.",
+    );
+  });
+});

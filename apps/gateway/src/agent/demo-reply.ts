@@ -1,4 +1,5 @@
 import { CONTEXT_MARKER, CONTINUATION, CURRENT_MARKER } from "../groups/index.js";
+import { type ReadLine, readAttachmentLines } from "../understand/index.js";
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from "./types.js";
 
 /** The emoji the demo agent reacts with. */
@@ -31,13 +32,28 @@ export function planDemoStep(options: Pick<LanguageModelV3CallOptions, "prompt" 
   return { kind: "text", text: demoText(said, failure) };
 }
 
-/** The demo agent's answer: a clearly labelled echo. */
+/**
+ * The demo agent's answer: a clearly labelled echo, naming what came with the message ("I got your
+ * photo (image.png, 12 KB)") so a first run shows attachments arrive.
+ */
 export function demoText(said: string, reactionFailure?: string): string {
-  const { current, context } = readGroupBatch(said);
+  const { current: whole, context } = readGroupBatch(said);
+  const { words: current, got } = attachmentsOf(whole);
   const echo = current.length > MAX_ECHO ? `${current.slice(0, MAX_ECHO - 1)}…` : current;
   const seen = context === 0 ? "" : ` (with ${context} earlier message${context === 1 ? "" : "s"} as context)`;
-  const text = `Demo agent (offline): you said "${echo}"${seen}. Configure a model in chorus.json to talk to a real one.`;
+  const heard =
+    got === "" ? `you said "${echo}"` : current === "" ? `I got ${got}` : `I got ${got}; you said "${echo}"`;
+  const text = `Demo agent (offline): ${heard}${seen}. Configure a model in chorus.json to talk to a real one.`;
   return reactionFailure === undefined ? text : `${text} (My ${DEMO_REACTION} reaction failed: ${reactionFailure})`;
+}
+
+/** A message's own words (before its attachment lines) and what its lines name: `your photo (image.png, 12 KB)`. */
+function attachmentsOf(text: string): { words: string; got: string } {
+  const lines = readAttachmentLines(text);
+  if (lines.length === 0) return { words: text, got: "" };
+  const named = lines.map((line) => `your ${line.noun}${line.detail === "" ? "" : ` (${line.detail})`}`);
+  const got = named.length === 1 ? (named[0] as string) : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  return { words: text.slice(0, (lines[0] as ReadLine).at).trim(), got };
 }
 
 /** The name of the offered `message` tool when it has a `react` action and tools are not switched off. */

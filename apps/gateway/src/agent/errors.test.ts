@@ -23,14 +23,14 @@ describe("toAgentError", () => {
     expect(toAgentError(error, model)).toBe(error);
   });
 
-  it("wraps an unknown failure in one line, keeping the cause", () => {
+  it("wraps an unknown failure in one line, keeping the cause (a copy, with secrets taken out)", () => {
     const cause = new Error("socket exploded\n    at somewhere (file.js:1:1)");
     const error = toAgentError(cause, model);
     expect(error).toBeInstanceOf(ChorusError);
     expect(error.name).toBe("AgentError");
     expect(error.code).toBe("E_PLATFORM");
     expect(error.message).toBe('The model call failed (model "gpt-x" at http://127.0.0.1:1234/v1): socket exploded');
-    expect(error.cause).toBe(cause);
+    expect(error.cause).toMatchObject({ name: "Error", message: cause.message });
   });
 
   it("reports a cancelled turn when the caller aborted, whatever was thrown", () => {
@@ -45,6 +45,15 @@ describe("toAgentError", () => {
     expect(error.message).toBe(
       'The model server did not answer within 1500ms (model "gpt-x" at http://127.0.0.1:1234/v1)',
     );
+  });
+
+  it("takes the model's API key out of its message, details and cause", () => {
+    const key = "sk-live-0123456789abcdef";
+    const cause = Object.assign(new Error(`bad key ${key}`), { responseBody: `{"key":"${key}"}` });
+    const error = toAgentError(cause, { ...model, apiKey: key });
+    expect(error).toBeInstanceOf(AgentError);
+    expect(error.message).toBe('The model call failed (model "gpt-x" at http://127.0.0.1:1234/v1): bad key [redacted]');
+    expect(JSON.stringify({ ...(error.cause as object), message: (error.cause as Error).message })).not.toContain(key);
   });
 
   it("shortens a very long message", () => {

@@ -6,8 +6,9 @@ import {
   NoContentGeneratedError,
   TypeValidationError,
 } from "@ai-sdk/provider";
+import { Redactor } from "@chorus/channel-kit";
 import { ChorusError, type ErrorCode } from "@chorus/core";
-import type { ModelConfig } from "../config/index.js";
+import { type ModelConfig, modelSecrets } from "../config/index.js";
 import { isAbortError, ModelRetriesError } from "./model-retries.js";
 import { IncompleteModelReplyError } from "./model-step.js";
 
@@ -42,9 +43,18 @@ export interface AgentErrorContext {
   cancelled?: boolean;
 }
 
-/** Turns whatever a model call threw into an `AgentError` whose message says what failed and where. */
+/**
+ * Turns whatever a model call threw into an `AgentError` whose message says what failed and where.
+ * The model's API key is taken out of it — its message, hint, details and causes — in every
+ * spelling: a provider's error body may echo it.
+ */
 export function toAgentError(error: unknown, config: ModelConfig, context: AgentErrorContext = {}): AgentError {
   if (error instanceof AgentError) return error;
+  const redactor = new Redactor(modelSecrets(config));
+  return redactor.error(describeFailure(error, config, context)) as AgentError;
+}
+
+function describeFailure(error: unknown, config: ModelConfig, context: AgentErrorContext): AgentError {
   const where = describeModel(config);
   const retried = error instanceof ModelRetriesError;
   const cause = retried ? error.lastError : error;

@@ -1,3 +1,4 @@
+import type { Redactor } from "@chorus/channel-kit";
 import { toChorusError } from "@chorus/core";
 
 /** One model failure as the owner's `/status` shows it: when, and the error's own words. */
@@ -14,9 +15,12 @@ export interface ModelFailure {
 export class ModelFailures {
   readonly #last = new Map<string, ModelFailure>();
 
+  /** `redactor` takes the gateway's secrets out of what is kept (`/status` shows it). */
+  constructor(private readonly redactor?: Redactor) {}
+
   /** Records what made `agentId`'s model fail. */
   record(agentId: string, error: unknown, at = new Date()): void {
-    const failure = toChorusError(error);
+    const failure = this.redactor ? this.redactor.error(error) : toChorusError(error);
     this.#last.set(agentId, { at, code: failure.code, message: failure.message });
   }
 

@@ -1,10 +1,8 @@
 import { ChorusError } from "@chorus/core";
 import type { ModelConfig, RemoteModelConfig } from "../config/index.js";
+import { fetchWithTimeout, type ModelFetch } from "./deadline-fetch.js";
 import { DemoLanguageModel } from "./demo-model.js";
 import type { LanguageModelV3 } from "./types.js";
-
-/** A `fetch` the model provider uses for its HTTP calls. */
-export type ModelFetch = typeof globalThis.fetch;
 
 /** Options of `createLanguageModel` beyond the config. */
 export interface CreateLanguageModelOptions {
@@ -56,16 +54,4 @@ export async function createLanguageModel(
 /** The model's name as logs and `/status` show it: `anthropic/claude-…`. */
 export function modelLabel(config: RemoteModelConfig): string {
   return `${config.provider === "openai-compatible" ? config.name : config.provider}/${config.model}`;
-}
-
-/**
- * A fetch whose every request (answer and body) is aborted after `timeoutMs`, with a `TimeoutError`;
- * the caller's signal still aborts it earlier.
- */
-export function fetchWithTimeout(timeoutMs: number, base: ModelFetch = globalThis.fetch): ModelFetch {
-  return (input, init) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    return base(input, { ...init, signal });
-  };
 }

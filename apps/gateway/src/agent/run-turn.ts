@@ -12,7 +12,7 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
   const remote = config.provider !== "demo" && config.provider !== "external" ? config : undefined;
   try {
     const result = await runSteps(await createLanguageModel(config), {
-      prompt: turnPrompt(input.system, input.history, input.user),
+      prompt: turnPrompt(input.system, input.history, input.user, input.images),
       tool: input.tool,
       maxSteps: input.maxSteps,
       stream: remote?.stream === true,

@@ -21,6 +21,27 @@ describe("turnPrompt", () => {
   });
 });
 
+describe("turnPrompt with the current message's photos", () => {
+  it("puts them after its text as file parts in base64 (what every provider, Ollama's too, sends as its API wants)", () => {
+    const data = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const prompt = turnPrompt(
+      "sys",
+      [{ role: "user", content: "[photo a.png, mediaId med_0]" }],
+      "look\n[photo b.png, mediaId med_1]",
+      [{ mediaId: "med_1", mediaType: "image/png", data }],
+    );
+    // History keeps the line, not the bytes.
+    expect(prompt[1]).toEqual({ role: "user", content: [{ type: "text", text: "[photo a.png, mediaId med_0]" }] });
+    expect(prompt[2]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "look\n[photo b.png, mediaId med_1]" },
+        { type: "file", mediaType: "image/png", data: Buffer.from(data).toString("base64") },
+      ],
+    });
+  });
+});
+
 describe("stepMessages", () => {
   it("gives the model its answer back with the metadata its provider needs, then each call's result", () => {
     const signature = { google: { thoughtSignature: "sig-1" } };

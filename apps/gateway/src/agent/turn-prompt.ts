@@ -1,17 +1,38 @@
 import type {
   LanguageModelV3Content,
+  LanguageModelV3FilePart,
   LanguageModelV3Message,
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
+import type { MessageImage } from "../understand/index.js";
 import type { ChatMessage, TurnToolCall } from "./types.js";
 
-/** The prompt of a turn's first step: the system prompt, the conversation so far, what the user said now. */
-export function turnPrompt(system: string, history: readonly ChatMessage[], user: string): LanguageModelV3Prompt {
+/**
+ * The prompt of a turn's first step: the system prompt, the conversation so far, what the user said
+ * now, and the photos of the current message as image input after its text.
+ */
+export function turnPrompt(
+  system: string,
+  history: readonly ChatMessage[],
+  user: string,
+  images: readonly MessageImage[] = [],
+): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [{ role: "system", content: system }];
   for (const message of history) prompt.push(chatMessage(message.role, message.content));
-  prompt.push(chatMessage("user", user));
+  const current = chatMessage("user", user);
+  if (current.role === "user") current.content.push(...images.map(imagePart));
+  prompt.push(current);
   return prompt;
+}
+
+/**
+ * A photo as the AI SDK's file part, its bytes in base64: every provider sends that as its API wants
+ * it (OpenAI an `image_url` data URL, Anthropic a base64 `image` source, Gemini `inlineData`), and
+ * Ollama's provider copies the data into `images` as it is, which its API reads only as base64.
+ */
+function imagePart(image: MessageImage): LanguageModelV3FilePart {
+  return { type: "file", mediaType: image.mediaType, data: Buffer.from(image.data).toString("base64") };
 }
 
 function chatMessage(role: ChatMessage["role"], text: string): LanguageModelV3Message {

@@ -1,5 +1,6 @@
 import type { MessageToolDefinition, MessageToolInput } from "@chorus/core";
 import type { ModelConfig } from "../config/index.js";
+import type { MessageImage } from "../understand/index.js";
 
 export type {
   LanguageModelV3,
@@ -32,6 +33,8 @@ export interface TurnInput {
   history: ChatMessage[];
   /** The text the agent answers now. */
   user: string;
+  /** The current message's photos, as image input after its text (history keeps their lines, not their bytes). */
+  images?: readonly MessageImage[] | undefined;
   tool?: MessageToolBinding;
   /** Model steps (tool round trips) allowed in this turn. */
   maxSteps: number;

@@ -21,3 +21,24 @@ export function restartBackoffFromEnv(env: NodeJS.ProcessEnv = process.env): Bac
   }
   return { ...DEFAULT_RESTART_BACKOFF, initialMs };
 }
+
+/** How often an account whose credentials were refused tries them again: every 10 minutes, one log line each. */
+export const DEFAULT_AUTH_RETRY_MS = 10 * 60_000;
+
+/**
+ * The quiet retry of an account in state `failed`: the default, or `CHORUS_AUTH_RETRY_MS` when set
+ * (tests); a value that is not a whole number of ms from 100 ms to a day is an error.
+ */
+export function authRetryFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.CHORUS_AUTH_RETRY_MS?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_AUTH_RETRY_MS;
+  const ms = Number(raw);
+  if (!/^\d+$/.test(raw) || ms < 100 || ms > 86_400_000) {
+    throw new ChorusError(
+      "E_INVALID_INPUT",
+      `CHORUS_AUTH_RETRY_MS must be a whole number of milliseconds from 100 to 86400000, got "${raw}"`,
+      { hint: "Unset it to use the default (10 minutes)." },
+    );
+  }
+  return ms;
+}

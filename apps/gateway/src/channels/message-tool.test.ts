@@ -53,6 +53,7 @@ describe("MessageToolExecutor", () => {
     });
     registry.add({
       plugin: plugin as never,
+      capabilities: plugin.capabilities,
       accountId: "default",
       key: accountKey(plugin.id, "default"),
       builtin: false,
@@ -110,6 +111,24 @@ describe("MessageToolExecutor", () => {
     const cleared = await tools.execute({ action: "react", emoji: "", channel: "memory", target: "c1", messageId });
     expect(cleared).toMatchObject({ op: "clear", removed: ["🔥"] });
     expect(platform.botReactions(messageId)).toEqual([]);
+  });
+
+  it("runs calls on one message one after another, in the order they were made (DESIGN §3)", async () => {
+    const message = platform.userSends({ conversationId: "c1", senderId: "ann", text: "hi" });
+    const call = { channel: "memory", target: "c1", messageId: message.id } as const;
+    // The platform is slow to take the add: a remove made after it must not overtake it.
+    platform.server.inject({
+      kind: "delay",
+      ms: 300,
+      match: { method: "PUT", path: "/v1/messages/:id/reactions/:emoji" },
+    });
+    const add = tools.execute({ ...call, action: "react", emoji: "👍" });
+    const remove = tools.execute({ ...call, action: "react", emoji: "👍", remove: true });
+    expect(await add).toMatchObject({ op: "add" });
+    expect(await remove).toMatchObject({ op: "remove", removed: ["👍"] });
+    expect(platform.botReactions(message.id)).toEqual([]);
+    const order = platform.server.requests.filter((r) => r.path.includes("/reactions/")).map((r) => r.method);
+    expect(order).toEqual(["PUT", "DELETE"]);
   });
 
   it("an unknown message id is E_MESSAGE_NOT_FOUND from the plugin, not a silent success", async () => {

@@ -1,3 +1,4 @@
+import { KeyedQueue } from "@chorus/channel-kit";
 import {
   ChorusError,
   type ConversationAddress,
@@ -5,9 +6,11 @@ import {
   type MessageToolInput,
   type MessageToolSuccess,
   normalizeReaction,
+  type SendResult,
   toChorusError,
 } from "@chorus/core";
 import type { MessageIndex } from "../state/index.js";
+import type { MediaSends } from "./media-send.js";
 import type { ChannelEntry, ChannelRegistry } from "./registry.js";
 
 /** Where a call made inside a turn defaults to: the conversation and message being answered. */
@@ -22,17 +25,28 @@ export interface TurnScope {
 /** How a call is made: a `send` from the outbox carries the reply's idempotency key. */
 export interface MessageCallOptions {
   idempotencyKey?: string;
+  /** The outbox row being delivered (`MediaSends.resume`: the rows of a send with media). */
+  outboxId?: number;
 }
 
 export interface MessageToolCalls {
   execute(input: MessageToolInput, scope?: TurnScope, options?: MessageCallOptions): Promise<MessageToolSuccess>;
 }
 
-/** Executes `message` tool calls (send, react, reactions) for agents, the HTTP API and the CLI. */
+/**
+ * Executes `message` tool calls (send, react, reactions) for agents, the HTTP API, MCP and the CLI.
+ * Calls on one message (react, reactions) run one after another, whoever makes them (DESIGN §3):
+ * two at once could leave a channel's bot reaction record at odds with the platform.
+ */
 export class MessageToolExecutor implements MessageToolCalls {
+  /** One queue entry per message with a call running or waiting; gone once idle. */
+  readonly #perMessage = new KeyedQueue();
+
   constructor(
     private readonly registry: ChannelRegistry,
     private readonly index: MessageIndex,
+    /** Sends with media or a location (DESIGN §2.6); without it such a send is refused. */
+    private readonly media?: MediaSends | undefined,
   ) {}
 
   async execute(
@@ -55,16 +69,18 @@ export class MessageToolExecutor implements MessageToolCalls {
     // core's reaction rules decide the intent (or refuse the call) from the arguments and flags alone.
     const intent =
       input.action === "react"
-        ? normalizeReaction(reactionCall(input), entry.plugin.capabilities.reactions, entry.plugin.vocabulary, {
+        ? normalizeReaction(reactionCall(input), entry.capabilities.reactions, entry.plugin.vocabulary, {
             channel: entry.plugin.label,
           })
         : undefined;
-    if (input.action === "reactions" && (!entry.plugin.capabilities.reactions.list || !instance.listReactions)) {
+    if (input.action === "reactions" && (!entry.capabilities.reactions.list || !instance.listReactions)) {
       throw new ChorusError("E_UNSUPPORTED", `${entry.plugin.label} cannot list reactions on a message.`);
     }
 
     return this.#guard(entry, async () => {
       if (input.action === "send") {
+        const withMedia = await this.#sendMedia(entry, conversation, input, options);
+        if (withMedia) return withMedia;
         const replyTo = input.replyTo ? await this.#ref(entry, conversation, input.replyTo) : undefined;
         const ref = await instance.send(conversation, {
           text: input.text ?? "",
@@ -76,17 +92,53 @@ export class MessageToolExecutor implements MessageToolCalls {
       }
       const messageId = input.messageId ?? (scope?.conversation.id === target ? scope?.message?.messageId : undefined);
       if (!messageId) throw new ChorusError("E_INVALID_INPUT", "messageId is required outside a conversation turn");
-      const ref = await this.#ref(entry, conversation, messageId);
-      if (input.action === "reactions" && instance.listReactions) {
-        return { ok: true, action: "reactions", reactions: await instance.listReactions(ref) };
-      }
-      if (!intent) throw new ChorusError("E_INVALID_INPUT", `unknown action ${String(input.action)}`);
-      try {
-        return await instance.react(ref, intent);
-      } catch (error) {
-        throw toChorusError(error, `${entry.plugin.label} could not react`);
-      }
+      return this.#perMessage.run(messageKey(entry, conversation.id, messageId), async () => {
+        // The instance of now: the account may have restarted while this call waited its turn.
+        const current = this.registry.instanceOf(entry);
+        const ref = await this.#ref(entry, conversation, messageId);
+        if (input.action === "reactions" && current.listReactions) {
+          return { ok: true, action: "reactions", reactions: await current.listReactions(ref) };
+        }
+        if (!intent) throw new ChorusError("E_INVALID_INPUT", `unknown action ${String(input.action)}`);
+        try {
+          return await current.react(ref, intent);
+        } catch (error) {
+          throw toChorusError(error, `${entry.plugin.label} could not react`);
+        }
+      });
     });
+  }
+
+  /** A send with media or a location, or an outbox row's delivery that `MediaSends` answers; undefined: send the text. */
+  async #sendMedia(
+    entry: ChannelEntry,
+    conversation: ConversationAddress,
+    input: MessageToolInput,
+    options: MessageCallOptions,
+  ): Promise<SendResult | undefined> {
+    const withMedia = input.media !== undefined || input.location !== undefined;
+    if (!this.media) {
+      if (withMedia) throw new ChorusError("E_UNSUPPORTED", "this gateway has no media store: media cannot be sent");
+      return undefined;
+    }
+    const call = {
+      entry,
+      conversation,
+      instance: () => this.registry.instanceOf(entry),
+      ref: (messageId: string) => this.#ref(entry, conversation, messageId),
+    };
+    const sent = withMedia
+      ? await this.media.send(call, input)
+      : options.outboxId !== undefined
+        ? await this.media.resume(call, {
+            ...options,
+            outboxId: options.outboxId,
+            text: input.text ?? "",
+            replyTo: input.replyTo,
+          })
+        : undefined;
+    for (const ref of sent?.refs ?? []) this.index.put(ref);
+    return sent?.result;
   }
 
   /** The full ref of a message id: from the index, else completed by the plugin. */
@@ -108,6 +160,11 @@ export class MessageToolExecutor implements MessageToolCalls {
       throw entry.redactor.error(toChorusError(error, `${entry.plugin.label} failed`));
     }
   }
+}
+
+/** The queue key of one message: channel, account, conversation and message id. */
+function messageKey(entry: ChannelEntry, conversationId: string, messageId: string): string {
+  return JSON.stringify([entry.plugin.id, entry.accountId, conversationId, messageId]);
 }
 
 /** The reaction arguments of a `message` call, as core's rules read them. */

@@ -1,5 +1,5 @@
 import type { Redactor } from "@chorus/channel-kit";
-import { type ChannelInstance, type ChannelPlugin, ChorusError } from "@chorus/core";
+import { type ChannelCapabilities, type ChannelInstance, type ChannelPlugin, ChorusError } from "@chorus/core";
 import type { ChannelSettings } from "../config/index.js";
 import { type AccountKey, accountKey } from "./account-key.js";
 import type { ChannelSupervisor } from "./supervisor.js";
@@ -7,6 +7,8 @@ import type { ChannelSupervisor } from "./supervisor.js";
 /** One configured channel account the gateway runs. */
 export interface ChannelEntry {
   plugin: ChannelPlugin<unknown>;
+  /** What this account can do: the plugin's capabilities, its media as its config gives them (`mediaFor`). */
+  capabilities: ChannelCapabilities;
   accountId: string;
   /** `accountKey(plugin.id, accountId)`. */
   key: AccountKey;

@@ -7,8 +7,9 @@ import {
   isChorusError,
   type Logger,
 } from "@chorus/core";
-import { DEFAULT_RESTART_BACKOFF } from "./backoff.js";
+import { authRetryFromEnv, DEFAULT_RESTART_BACKOFF } from "./backoff.js";
 import { type ContainedChannel, runAsChannel } from "./containment.js";
+import { credentialFix, isCredentialRefusal } from "./credentials.js";
 
 export interface SupervisorOptions {
   plugin: ChannelPlugin<unknown>;
@@ -21,6 +22,8 @@ export interface SupervisorOptions {
   stopTimeoutMs?: number;
   /** Removes the account's secrets from what the channel reports (status, errors); none by default. */
   redactor?: Redactor;
+  /** How long a `failed` account (credentials refused) waits before trying again; default 10 min (`CHORUS_AUTH_RETRY_MS`). */
+  authRetryMs?: number;
 }
 
 export interface SupervisedStatus extends ChannelStatus {
@@ -28,6 +31,8 @@ export interface SupervisedStatus extends ChannelStatus {
   restarts: number;
   /** The message of the last failure; kept after the channel recovers, so one can see why it restarted. */
   lastError?: string;
+  /** In state `failed`: what to fix (the config key, or the login to redo). */
+  fix?: string;
 }
 
 /** A start attempt's outcome: the error it failed with, or none. */
@@ -42,13 +47,16 @@ const INSTANCE_METHODS = [
   "listReactions",
   "setTyping",
   "resolveMessageRef",
+  "download",
   "status",
   "identity",
 ] as const satisfies readonly (keyof ChannelInstance)[];
 
 /**
  * Runs one channel account: starts it, and when it fails to start or crashes, marks it degraded
- * and restarts it with exponential backoff and jitter. Everything the channel's code does runs as
+ * and restarts it with exponential backoff and jitter. When the platform refuses the credentials
+ * (`E_AUTH` from `start()`, or the instance reporting `failed`), the account is `failed` with the
+ * reason and the fix instead, and only tried again quietly, every `authRetryMs` (DESIGN §3). Everything the channel's code does runs as
  * that channel (`runAsChannel`), so an error that escapes it later restarts the channel instead
  * of ending the gateway. It never throws at its caller.
  */
@@ -63,10 +71,14 @@ export class ChannelSupervisor implements ContainedChannel {
   #starting: Promise<void> | undefined;
   /** The restart loop while it runs (backoff and attempts until one succeeds or `stop()`). */
   #restarting: Promise<void> | undefined;
+  /** The quiet retry of a `failed` account while it runs. */
+  #retrying: Promise<void> | undefined;
   #attempt = 0;
+  readonly #authRetryMs: number;
 
   constructor(private readonly options: SupervisorOptions) {
     this.#redactor = options.redactor ?? new Redactor();
+    this.#authRetryMs = options.authRetryMs ?? authRetryFromEnv();
   }
 
   get id(): string {
@@ -86,6 +98,11 @@ export class ChannelSupervisor implements ContainedChannel {
       reported = this.#redactor.status(runAsChannel(this, () => (this.#instance as ChannelInstance).status()));
     } catch (error) {
       reported = { state: "degraded", detail: `status() failed: ${this.#message(error)}` };
+    }
+    if (reported.state === "failed") {
+      // The platform refused the credentials while the instance ran: it is stopped, not kept retrying.
+      this.#fail(new Error(reported.detail ?? "the platform refused the credentials"));
+      return { ...this.#state };
     }
     return { ...this.#state, ...reported, restarts: this.#state.restarts };
   }
@@ -123,7 +140,7 @@ export class ChannelSupervisor implements ContainedChannel {
   async stop(): Promise<void> {
     this.#stopping.abort();
     this.#instanceAbort?.abort();
-    const pending = Promise.all([this.#starting, this.#restarting]);
+    const pending = Promise.all([this.#starting, this.#restarting, this.#retrying]);
     const timeout = this.#stopTimeout();
     try {
       await withTimeout(pending, timeout, () => new Error(`a start in flight did not end within ${timeout} ms`));
@@ -154,7 +171,7 @@ export class ChannelSupervisor implements ContainedChannel {
       return { ok: true };
     }
     this.#attempt = 0;
-    const { detail: _detail, ...kept } = this.#state;
+    const { detail: _detail, fix: _fix, ...kept } = this.#state;
     this.#state = { ...kept, state: "running" };
     this.options.logger.info({ instance: this.id, restarts: this.#state.restarts }, "channel started");
     return { ok: true };
@@ -173,6 +190,12 @@ export class ChannelSupervisor implements ContainedChannel {
   }
 
   #crashed(error: unknown): void {
+    // A failed account waits for its quiet retry: a stray error of the instance it stopped changes nothing.
+    if (this.#retrying) return;
+    if (isCredentialRefusal(error)) {
+      this.#fail(error);
+      return;
+    }
     this.#markDegraded(error);
     if (this.#restarting || this.#stopping.signal.aborted) return;
     this.#restarting = this.#restartLoop().finally(() => {
@@ -205,8 +228,52 @@ export class ChannelSupervisor implements ContainedChannel {
       this.#state = { ...this.#state, restarts: this.#state.restarts + 1 };
       const outcome = await this.#tryStart();
       if (outcome.ok) return;
+      if (isCredentialRefusal(outcome.error)) {
+        this.#fail(outcome.error);
+        return;
+      }
       this.#markDegraded(outcome.error);
     }
+  }
+
+  /** The credentials were refused: `failed` with the reason and the fix, said once; then the quiet retry. */
+  #fail(error: unknown): void {
+    if (this.#stopping.signal.aborted) return;
+    this.#markFailed(error);
+    this.options.logger.error(
+      { instance: this.id, err: this.#state.detail, fix: this.#state.fix, retryInMs: this.#authRetryMs },
+      "channel credentials refused; not restarting it (fix the config)",
+    );
+    this.#retrying ??= this.#quietRetry().then((other) => {
+      this.#retrying = undefined;
+      // Something else than the credentials now (the platform is down): the ordinary restarts take over.
+      if (other) this.#crashed(other.error);
+    });
+  }
+
+  #markFailed(error: unknown): void {
+    const message = this.#message(error);
+    const fix = credentialFix(this.options.plugin, this.options.accountId, error, this.#authRetryMs);
+    this.#state = { state: "failed", detail: message, fix, restarts: this.#state.restarts, lastError: message };
+  }
+
+  /** Stops the refused instance, tries again every `authRetryMs` (one log line each) until it starts; else the other failure. */
+  async #quietRetry(): Promise<{ error: unknown } | undefined> {
+    await this.#stopInstance();
+    while (!this.#stopping.signal.aborted) {
+      await abortableDelay(this.#authRetryMs, this.#stopping.signal);
+      if (this.#stopping.signal.aborted) return undefined;
+      this.#state = { ...this.#state, restarts: this.#state.restarts + 1 };
+      const outcome = await this.#tryStart();
+      if (outcome.ok) return undefined;
+      if (!isCredentialRefusal(outcome.error)) return { error: outcome.error };
+      this.#markFailed(outcome.error);
+      this.options.logger.warn(
+        { instance: this.id, err: this.#state.detail, retryInMs: this.#authRetryMs },
+        "channel credentials still refused",
+      );
+    }
+    return undefined;
   }
 
   async #stopInstance(): Promise<void> {

@@ -4,11 +4,13 @@ import type { ChannelRegistry } from "./registry.js";
 export interface ChannelState {
   channel: string;
   account: string;
-  /** The supervisor's state (`running`, `degraded`, `starting`, `stopped`, …). */
+  /** The supervisor's state (`running`, `degraded`, `failed`, `starting`, `stopped`, …). */
   state: string;
   /** Whether the account can be used now (a running instance): its `message` tool is offered. */
   up: boolean;
   detail?: string;
+  /** In state `failed`: what to fix (the config key). */
+  fix?: string;
 }
 
 /** How often the registry is looked at for state changes. */
@@ -36,6 +38,7 @@ export class ChannelWatch {
         state: status.state,
         up: entry.supervisor.instance !== undefined,
         ...(status.detail ? { detail: status.detail } : {}),
+        ...(status.fix ? { fix: status.fix } : {}),
       };
     });
   }

@@ -17,8 +17,9 @@ import { StateStore, sqliteFile } from "../state/index.js";
 import { noConfigNote, printFindings } from "./config.js";
 import { type CliContext, cliContext, cliPaths, gatewayEndpoint } from "./context.js";
 import { callGateway, isNotChorus, isUnreachable } from "./http-client.js";
+import { installationRedactor } from "./redaction.js";
 
-type Say = (level: "ok" | "warning" | "error" | "note", line: string, fix?: string) => void;
+export type Say = (level: "ok" | "warning" | "error" | "note", line: string, fix?: string) => void;
 
 /**
  * `chorus doctor`: what cannot work, and how to fix it. The config (the same validation as `start`),
@@ -28,18 +29,20 @@ type Say = (level: "ok" | "warning" | "error" | "note", line: string, fix?: stri
  */
 export async function doctorCommand(options: { config?: string; url?: string; token?: string }): Promise<void> {
   let failed = false;
+  const located = cliPaths(options);
+  const validation = await validateInstallation(located);
+  // What a platform or a model server said back may echo a secret: no line shows one.
+  const redactor = installationRedactor(validation, located.env);
   const say: Say = (level, line, fix) => {
     if (level === "error") failed = true;
     const mark = { ok: "✓", warning: "!", error: "✗", note: "-" }[level];
     const fixLine = fix && (level === "error" || level === "warning") ? `\n    fix: ${fix}` : "";
-    process.stdout.write(`${mark} ${line}${fixLine}\n`);
+    process.stdout.write(redactor.text(`${mark} ${line}${fixLine}\n`));
   };
   const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
   const nodeOk = major > 20 || (major === 20 && minor >= 19);
   say(nodeOk ? "ok" : "error", `Node.js ${process.versions.node}`, "install Node.js 20.19 or newer");
 
-  const located = cliPaths(options);
-  const validation = await validateInstallation(located);
   if (printFindings(validation.findings)) failed = true;
   if (!validation.findings.some((f) => f.level === "error")) {
     say("ok", validation.exists ? `config ${validation.file}` : noConfigNote(validation.file));
@@ -178,7 +181,7 @@ async function checkChannels(
 interface LiveChannel {
   id: string;
   account: string;
-  status: { state: string; detail?: string };
+  status: { state: string; detail?: string; fix?: string };
 }
 
 /**
@@ -226,11 +229,61 @@ async function reportLiveChannels(
     return;
   }
   for (const channel of channels) {
+    if (channel.status.state === "failed") {
+      // The platform refused the credentials: the gateway does not restart it; the fix names the key.
+      say(
+        "error",
+        `running gateway: channel ${channel.id} (${channel.account}) failed: the platform refused its credentials — ${channel.status.detail ?? "no reason given"}`,
+        channel.status.fix ?? `check the credentials in channels.${channel.id}, then restart the gateway`,
+      );
+      continue;
+    }
     const ok = channel.status.state === "running";
     say(
       ok ? "ok" : "error",
       `running gateway: channel ${channel.id} (${channel.account}) ${channel.status.state}${channel.status.detail ? ` — ${channel.status.detail}` : ""}`,
       "see the lines above for this channel and the gateway log (`--verbose` for more)",
+    );
+  }
+  await reportRefusals(endpoint.url, say);
+}
+
+/** An account's refused commits as `GET /readyz` reports them. */
+interface ReadyAccount {
+  channel: string;
+  account: string;
+  refused?: { windowMinutes: number; count: number; lastAt?: string; lastError?: string };
+}
+
+/**
+ * The accounts whose inbound events the running gateway could not commit lately (from `GET /readyz`,
+ * which needs no token), and a state it cannot reach: messages refused now are delivered again by
+ * their platform, or kept by their channel, until the commit works.
+ */
+export async function reportRefusals(url: string, say: Say): Promise<void> {
+  let report: { state?: { ready: boolean; detail?: string }; channels?: ReadyAccount[] };
+  try {
+    const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    report = (await response.json()) as typeof report;
+  } catch {
+    return; // A gateway without /readyz (an older one), or gone meanwhile: the lines above say enough.
+  }
+  if (report.state && !report.state.ready) {
+    say(
+      "error",
+      `running gateway: state ${report.state.detail ?? "unreachable"}`,
+      "check the state database (state.* in the config, docs/deployment.md); inbound events are refused until it answers",
+    );
+  }
+  for (const { channel, account, refused } of report.channels ?? []) {
+    if (!refused || refused.count === 0) continue;
+    const last = refused.lastAt
+      ? ` (last at ${refused.lastAt}${refused.lastError ? `: ${refused.lastError}` : ""})`
+      : "";
+    say(
+      "warning",
+      `running gateway: channel ${channel} (${account}): ${refused.count} inbound event${refused.count === 1 ? "" : "s"} refused in the last ${refused.windowMinutes} minutes — the commit failed${last}`,
+      "see the gateway's log and `GET /readyz`; the platform delivers refused events again (or the channel keeps them) until a commit works",
     );
   }
 }

@@ -1,7 +1,7 @@
 import { Redactor, secretsOf } from "@chorus/channel-kit";
 import { type ChannelPlugin, ChorusError } from "@chorus/core";
 import { pino } from "pino";
-import { channelAccounts, validatePluginConfig } from "../config/index.js";
+import { channelAccounts, gatewaySecrets, validatePluginConfig } from "../config/index.js";
 import { findChannel, loadChannelPlugin } from "../plugins/index.js";
 import { channelStateDir, createLogger, makePrivateDir } from "../support/index.js";
 import { cliContext, discoverInstalledChannels, openCliState } from "./context.js";
@@ -59,7 +59,12 @@ export async function loginCommand(
   }
   const pluginConfig = await validatePluginConfig(plugin, account);
   const pluginOptions = parseLoginOptions(plugin as ChannelPlugin<unknown>, pluginWords);
-  const logger = createLogger({ verbose: options.verbose === true, destination: pino.destination(2) }).child({
+  // Log lines go to stderr so they never break up the QR code on stdout; without a secret value.
+  const redactor = new Redactor([
+    ...gatewaySecrets(ctx.loaded.config, ctx.env),
+    ...secretsOf(pluginConfig, plugin.secretKeys),
+  ]);
+  const logger = createLogger({ verbose: options.verbose === true, destination: pino.destination(2), redactor }).child({
     channel: channelId,
     account: accountId,
   });
@@ -77,8 +82,7 @@ export async function loginCommand(
       // The store and the state dir the gateway's instance of this account uses.
       store: state.channelStore(channelId, accountId),
       stateDir,
-      // Log lines go to stderr so they never break up the QR code on stdout; without secrets.
-      logger: new Redactor(secretsOf(pluginConfig, plugin.secretKeys)).logger(logger),
+      logger,
       signal: abort.signal,
       options: pluginOptions,
       showQr: (data) => {

@@ -100,6 +100,23 @@ registerMessageCommands(program);
 registerTokenCommand(program);
 
 program
+  .command("trace <channel> <message-id>")
+  .description(
+    "what became of one inbound message: received (when, from whom, where), the decision and why, the turn, the reply and its delivery (from the state database)",
+  )
+  .option("--config <path>", "config file (default: $CHORUS_CONFIG or <home>/chorus.json)")
+  .option("--account <name>", "only this account of the channel")
+  .option("--json", "machine-readable output")
+  .addHelpText(
+    "after",
+    "\nThe message id is the platform's (the `messageId` of /v1/events and recent_messages), or the event's id.\nExample:\n  chorus trace telegram 4711",
+  )
+  .action(async (channel: string, id: string, options: { config?: string; account?: string; json?: boolean }) => {
+    const { traceCommand } = await import("./trace.js");
+    await traceCommand(channel, id, options);
+  });
+
+program
   .command("doctor")
   .description(
     "check what cannot work and how to fix it: the config, each agent's model, each channel's platform and credentials, webhook URLs",

@@ -1,4 +1,6 @@
+import { Redactor } from "@chorus/channel-kit";
 import type { Logger } from "pino";
+import { gatewaySecrets } from "../config/index.js";
 import { serveStdio } from "../mcp/index.js";
 import { createLogger } from "../support/index.js";
 import { cliContext, gatewayEndpoint } from "./context.js";
@@ -16,7 +18,10 @@ export async function mcpCommand(
       throw new Error(`no gateway answers at ${endpoint.url}; start one with \`chorus start\` (or drop --no-start)`);
     }
     // No gateway runs: this process runs one, logging to stderr (stdout carries the protocol).
-    const logger: Logger = createLogger({ destination: (await import("pino")).pino.destination(2), format: "json" });
+    // As `chorus start`: no secret value in a log line, whatever its spelling.
+    const redactor = new Redactor(gatewaySecrets(ctx.loaded.config, ctx.env));
+    const destination = (await import("pino")).pino.destination(2);
+    const logger: Logger = createLogger({ destination, format: "json", redactor });
     const { startGateway } = await import("../runtime/gateway.js");
     const { containChannelErrors } = await import("../channels/containment.js");
     // As `chorus start`: a channel's stray rejection restarts that channel; the gateway's own ends it.
@@ -24,7 +29,8 @@ export async function mcpCommand(
       logger.fatal({ err: error, how }, "the gateway failed; exiting");
       process.exit(1);
     });
-    const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger });
+    const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger, redactor });
+    redactor.add(gateway.token);
     endpoint = { url: gateway.url, token: gateway.token };
     stop = () => gateway.close();
     process.stderr.write(`chorus mcp: started a gateway on ${gateway.url}\n`);

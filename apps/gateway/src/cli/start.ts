@@ -1,9 +1,13 @@
+import type { Redactor } from "@chorus/channel-kit";
+import { isChorusError } from "@chorus/core";
 import { containChannelErrors } from "../channels/index.js";
 import { validateInstallation, validationError } from "../checks/index.js";
+import { gatewaySecrets } from "../config/index.js";
 import { startGateway } from "../runtime/index.js";
 import { createLogger } from "../support/index.js";
 import { cliContext, cliPaths } from "./context.js";
 import { progress } from "./output.js";
+import { installationRedactor } from "./redaction.js";
 
 /** `chorus start`: runs the gateway until SIGINT/SIGTERM. */
 export async function startCommand(options: {
@@ -13,12 +17,18 @@ export async function startCommand(options: {
   bind?: string;
 }): Promise<void> {
   // The same validation as `chorus config check`: every problem at once, or none.
-  const error = validationError(await validateInstallation(cliPaths(options)));
-  if (error) throw error;
+  const located = cliPaths(options);
+  const validation = await validateInstallation(located);
+  // Every secret value of the config, the environment and the channels' accounts: none shows in the
+  // log or in an error printed here, whatever spelling it comes in.
+  const redactor = installationRedactor(validation, located.env);
+  const error = validationError(validation);
+  if (error) throw redacted(redactor, error);
   const ctx = await cliContext(options);
+  redactor.add(...gatewaySecrets(ctx.loaded.config, ctx.env));
   if (options.port !== undefined) ctx.loaded.config.gateway.port = options.port;
   if (options.bind !== undefined) ctx.loaded.config.gateway.bind = options.bind;
-  const logger = createLogger({ verbose: options.verbose === true });
+  const logger = createLogger({ verbose: options.verbose === true, redactor });
   // A channel's stray rejection or timer exception restarts that channel; the gateway's own ends it.
   containChannelErrors((error, how) => {
     logger.fatal({ err: error, how }, "the gateway failed; exiting");
@@ -26,7 +36,13 @@ export async function startCommand(options: {
   });
   if (!ctx.loaded.exists)
     progress(`No config at ${ctx.loaded.file}: starting the webchat with the offline demo agent.`);
-  const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger });
+  const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger, redactor }).catch(
+    (failure: unknown) => {
+      throw redacted(redactor, failure);
+    },
+  );
+  // The API token, generated or read from its file: a secret from now on too.
+  redactor.add(gateway.token);
   const webchat = gateway.registry.all().some((e) => e.builtin);
   // The token is printed once, when it is generated; after that `chorus token` shows it on request,
   // so a service's log never holds it.
@@ -57,4 +73,10 @@ export async function startCommand(options: {
   };
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+/** The error as the command line prints it, without a secret: a typed one keeps its class, code and hint. */
+function redacted(redactor: Redactor, error: unknown): Error {
+  if (isChorusError(error)) return redactor.error(error);
+  return new Error(redactor.text(error instanceof Error ? error.message : String(error)));
 }

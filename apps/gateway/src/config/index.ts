@@ -22,5 +22,6 @@ export {
 export { backtrackingRisk } from "./regex-safety.js";
 export * from "./schema.js";
 export { knownKeysAt } from "./schema-keys.js";
+export { type ChannelSecrets, gatewaySecrets, modelSecrets } from "./secrets.js";
 export { closestMatch, editDistance } from "./suggest.js";
 export { describeValue, formatPath, isSecretKey, isSecretPath, type PathSegment, valueAt } from "./values.js";

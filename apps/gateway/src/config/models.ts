@@ -8,6 +8,8 @@ const modelShape = {
   /** Stream the answer (SSE or NDJSON) instead of one JSON answer. */
   stream: z.boolean().default(false),
   temperature: z.number().min(0).max(2).optional(),
+  /** The model takes images: photos reach it as image input (default: on for openai, anthropic, google). */
+  vision: z.boolean().optional(),
 } as const;
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -93,3 +95,47 @@ export type RemoteModelConfig = Exclude<ModelConfig, { provider: "demo" | "exter
 /** A model the gateway itself calls (all but an outside agent). */
 export type CalledModelConfig = Exclude<ModelConfig, { provider: "external" }>;
 export type ModelProvider = ModelConfig["provider"];
+
+/** Providers whose models take images unless `vision: false` says otherwise (DESIGN §2.6). */
+const SEES_BY_DEFAULT: ReadonlySet<ModelProvider> = new Set(["openai", "anthropic", "google"]);
+
+/**
+ * Whether photos reach this model as image input: its `vision`, else on for openai, anthropic and
+ * google, off for openai-compatible and ollama (many of their models take no images); never for the
+ * offline demo or an outside agent, which get a line naming the image.
+ */
+export function acceptsImages(model: ModelConfig): boolean {
+  if (model.provider === "demo" || model.provider === "external") return false;
+  return model.vision ?? SEES_BY_DEFAULT.has(model.provider);
+}
+
+/** How long a transcription may take unless `timeoutMs` says otherwise. */
+const transcriptionTimeout = z.number().int().positive().max(600_000).default(60_000);
+
+/**
+ * `agents.defaults.transcription`: voice notes and audio become text through an OpenAI-compatible
+ * `POST <baseURL>/audio/transcriptions` (OpenAI, Groq, a local whisper server), keys spelled as the
+ * model settings spell them. `openai` reads `OPENAI_API_KEY` when `apiKey` is not set.
+ */
+export const transcriptionSchema = z.discriminatedUnion("provider", [
+  z
+    .object({
+      provider: z.literal("openai"),
+      baseURL: httpUrl.default(DEFAULT_BASE_URL.openai),
+      apiKey: z.string().min(1).optional(),
+      /** `whisper-1`, `gpt-4o-transcribe`, `gpt-4o-mini-transcribe`. */
+      model: z.string().min(1),
+      timeoutMs: transcriptionTimeout,
+    })
+    .strict(),
+  z
+    .object({
+      provider: z.literal("openai-compatible"),
+      baseURL: httpUrl,
+      apiKey: z.string().optional(),
+      model: z.string().min(1),
+      timeoutMs: transcriptionTimeout,
+    })
+    .strict(),
+]);
+export type TranscriptionConfig = z.output<typeof transcriptionSchema>;

@@ -1,22 +1,15 @@
 import { CHANNEL_ID_PATTERN, REACTION_LEVELS, type ReactionLevel } from "@chorus/core";
 import { z } from "zod";
-import { modelSchema } from "./models.js";
+import { durationSchema } from "./duration.js";
+import { defaultMedia, mediaSchema } from "./media.js";
+import { modelSchema, transcriptionSchema } from "./models.js";
 
-/** `30s`, `5m`, `1h`, `2d` or milliseconds as a number → milliseconds. */
-export const durationSchema = z.union([
-  z.number().int().min(0),
-  z
-    .string()
-    .regex(/^\d+(ms|s|m|h|d)$/, 'expected a duration like "30s", "5m", "1h"')
-    .transform((text) => {
-      const [, amount, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(text) as RegExpExecArray;
-      const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as "ms"];
-      return Number(amount) * factor;
-    }),
-]);
+export { durationSchema } from "./duration.js";
+export { defaultMedia, type MediaConfig, mediaSchema } from "./media.js";
 
 export {
   API_KEY_ENV,
+  acceptsImages,
   anthropicModelSchema,
   DEFAULT_BASE_URL,
   demoModelSchema,
@@ -28,6 +21,8 @@ export {
   openAICompatibleModelSchema,
   openAIModelSchema,
   type RemoteModelConfig,
+  type TranscriptionConfig,
+  transcriptionSchema,
 } from "./models.js";
 
 /**
@@ -87,6 +82,8 @@ export const agentDefaultsSchema = z
     maxConcurrentTurns: z.number().int().min(1).max(256).default(4),
     typingMode: typingModeSchema.optional(),
     heartbeat: z.object({ every: durationSchema, prompt: z.string().optional() }).strict().optional(),
+    /** Voice notes and audio as text (DESIGN §2.6); without it they reach the agent untranscribed. */
+    transcription: transcriptionSchema.optional(),
   })
   .strict();
 
@@ -172,6 +169,16 @@ export const gatewayConfigSchema = z
           .default({}),
         /** The URL people and platforms reach the gateway at (webhooks); default from bind and port. */
         publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+        /** Origins of a deployment behind a proxy (`https://chat.example.com`): their names are served while bound to loopback. */
+        allowedOrigins: z
+          .array(
+            z
+              .url({ protocol: /^https?$/, error: "must be an origin such as https://chat.example.com" })
+              .refine((value) => !URL.canParse(value) || new URL(value).origin === value.replace(/\/$/, ""), {
+                error: "must be an origin (scheme, host and port, such as https://chat.example.com), without a path",
+              }),
+          )
+          .default([]),
         maxBodyBytes: z
           .number()
           .int()
@@ -179,9 +186,21 @@ export const gatewayConfigSchema = z
           .max(64 * 1024 * 1024)
           .default(1024 * 1024),
         shutdownTimeoutMs: z.number().int().min(0).max(600_000).default(10_000),
+        /** `GET /metrics`: `public: true` serves it without the bearer token (a scraper on a private network). */
+        metrics: z
+          .object({ public: z.boolean().default(false) })
+          .strict()
+          .optional(),
       })
       .strict()
-      .default({ port: 7800, bind: "127.0.0.1", auth: {}, maxBodyBytes: 1024 * 1024, shutdownTimeoutMs: 10_000 }),
+      .default({
+        port: 7800,
+        bind: "127.0.0.1",
+        auth: {},
+        allowedOrigins: [],
+        maxBodyBytes: 1024 * 1024,
+        shutdownTimeoutMs: 10_000,
+      }),
     agents: z
       .object({
         defaults: agentDefaultsSchema.default({ maxSteps: 8, historyMessages: 40, maxConcurrentTurns: 4 }),
@@ -235,6 +254,7 @@ export const gatewayConfigSchema = z
       .strict()
       .default({ dmScope: "owner-main" }),
     state: stateSchema.default({ backend: "sqlite" }),
+    media: mediaSchema.default(defaultMedia),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 import type { ChannelState, ChannelWatch } from "../channels/index.js";
 import type { StateStore } from "../state/index.js";
 import type { EventFilter } from "./filter.js";
+import type { OperatorEvent, OperatorEvents } from "./operator.js";
 
 /** One SSE event: `id` only on inbox events (what `Last-Event-ID` resumes from). */
 export interface SseFrame {
@@ -16,7 +17,12 @@ export interface EventHubOptions {
   retentionMs: number;
   /** How often a stream looks at the inbox when nothing woke it (rows another gateway committed). */
   pollMs?: number;
+  /** Drops and refusals, for streams that ask for them (`?operator=1`). */
+  operator?: OperatorEvents;
 }
+
+/** Operator events one stream holds while it writes (a burst beyond it is counted, not kept). */
+const OPERATOR_BUFFER = 1_000;
 
 /** Inbox rows read per query. */
 const PAGE = 200;
@@ -26,7 +32,7 @@ const PAGE = 200;
  * rows after `Last-Event-ID` first (a resume), then each new row as it is committed — and shows
  * the ones the `EventFilter` lets through, with the row id as the SSE id. Channel status
  * changes go out as they happen, without an id (they are not replayed; the `ready` event and
- * `list_channels` give the current state).
+ * `list_channels` give the current state); so do operator events, to a stream that asked for them.
  */
 export class EventHub {
   #wake = signal();
@@ -46,12 +52,18 @@ export class EventHub {
     wake.resolve();
   }
 
-  /** Streams until `signal` aborts; `after` is the client's `Last-Event-ID` (none: from now). */
+  /**
+   * Streams until `client` aborts or the hub closes; `after` is the client's `Last-Event-ID` (none:
+   * from now); `operator` adds the operator events (drops and refusals) as they happen.
+   */
   async stream(
     after: number | undefined,
     write: (frame: SseFrame) => Promise<void>,
-    signal: AbortSignal,
+    client: AbortSignal,
+    options: { operator?: boolean } = {},
   ): Promise<void> {
+    // Either ends the stream, and a download of an event's attachments under way with it.
+    const signal = AbortSignal.any([client, this.#closing.signal]);
     const { state, filter, watch } = this.options;
     const bounds = await state.inbox.bounds();
     // An id past the newest row is not one of this inbox's (a new database): from now, and say so.
@@ -62,6 +74,15 @@ export class EventHub {
       statuses.push(...changed);
       this.notify();
     });
+    let reports: OperatorEvent[] = [];
+    let missed = 0;
+    const unlistenOperator = options.operator
+      ? this.options.operator?.listen((event) => {
+          if (reports.length < OPERATOR_BUFFER) reports.push(event);
+          else missed++;
+          this.notify();
+        })
+      : undefined;
     try {
       await write({
         data: JSON.stringify({
@@ -80,7 +101,7 @@ export class EventHub {
         const wake = this.#wake.promise;
         const rows = await state.inbox.after(cursor, PAGE);
         for (const row of rows) {
-          const event = await filter.view(row);
+          const event = await filter.view(row, signal);
           cursor = Number(row.id);
           if (event) await write({ id: event.id, data: JSON.stringify(event) });
         }
@@ -88,11 +109,23 @@ export class EventHub {
         statuses = [];
         for (const status of changed)
           await write({ data: JSON.stringify({ type: "status", at: Date.now(), ...status }) });
+        const reported = reports;
+        reports = [];
+        for (const [i, report] of reported.entries()) {
+          // The first after a burst this stream could not hold says how many it missed.
+          const gap = i === 0 && missed > 0 ? { missedBefore: missed } : {};
+          if (i === 0) missed = 0;
+          await write({ data: JSON.stringify({ ...report, ...gap }) });
+        }
         if (rows.length === PAGE) continue;
         await waitFor(wake, this.options.pollMs ?? 1_000, signal);
       }
+    } catch (error) {
+      // Stopped mid-way (a download of an event's attachments cut short): the stream just ends.
+      if (!signal.aborted) throw error;
     } finally {
       unlisten();
+      unlistenOperator?.();
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { InboundMessageEvent } from "@chorus/core";
-import type { Sql, StateStore } from "../state/index.js";
+import type { BufferedRow, Sql, StateStore } from "../state/index.js";
 import { echoDigest, isEcho } from "./echo.js";
 import { type PendingMessage, pendingOf } from "./history.js";
 
@@ -43,15 +43,31 @@ export interface TriggeredContext {
 export class GroupContextStore {
   constructor(private readonly state: Pick<StateStore, "kv" | "inbox">) {}
 
-  /** The context of the triggered message of inbox row `row` in `sessionKey`. */
-  async triggered(sessionKey: string, row: number, limit: number): Promise<TriggeredContext> {
+  /**
+   * The context of the triggered message of inbox row `row` in `sessionKey`; `linesOf` gives the
+   * lines of a buffered message's attachments, after its text.
+   */
+  async triggered(
+    sessionKey: string,
+    row: number,
+    limit: number,
+    linesOf?: (row: BufferedRow) => Promise<readonly string[]>,
+  ): Promise<TriggeredContext> {
     const mark = await this.#mark(sessionKey);
     const again = mark?.row === row;
     const from = again ? mark.from : (mark?.row ?? 0);
     const previous = again ? mark.before : mark?.echo;
     const rows = await this.state.inbox.buffered(sessionKey, from, row, limit);
+    const pending: PendingMessage[] = [];
+    for (const buffered of rows) {
+      const message = pendingOf(buffered.event as InboundMessageEvent);
+      const lines = (await linesOf?.(buffered)) ?? [];
+      pending.push(
+        lines.length === 0 ? message : { ...message, text: [message.text, ...lines].filter(Boolean).join("\n") },
+      );
+    }
     return {
-      pending: rows.map((r) => pendingOf(r.event as InboundMessageEvent)),
+      pending,
       settle: (batch, mentioned) => {
         const digest = echoDigest(batch);
         const mark: Mark = { row, from, echo: digest, ...(previous !== undefined ? { before: previous } : {}) };

@@ -1,3 +1,4 @@
+import type { Redactor } from "@chorus/channel-kit";
 import { ChorusError, isChorusError, messageToolInputSchema } from "@chorus/core";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
@@ -6,6 +7,10 @@ import type { MessageToolCalls } from "../channels/index.js";
 import { bearerMatches } from "./auth.js";
 import { bodySizeLimit } from "./body-limit.js";
 import type { HookRegistry } from "./hooks.js";
+import { type HostPolicy, hostCheck } from "./host-check.js";
+import { type MediaRoutesOptions, registerMediaRoutes } from "./media-routes.js";
+import { type ProbeRoutesOptions, registerProbeRoutes } from "./probes.js";
+import { redactErrorAnswers } from "./redact-errors.js";
 import { httpStatusFor } from "./status.js";
 
 export interface ChannelView {
@@ -22,29 +27,42 @@ export interface ChannelView {
   leased: boolean;
 }
 
-export interface HttpAppOptions {
+export interface HttpAppOptions
+  extends Omit<ProbeRoutesOptions, "token">,
+    Omit<MediaRoutesOptions, "token" | "logger"> {
   token: string;
   maxBodyBytes: number;
   hooks: HookRegistry;
   tools: MessageToolCalls;
-  channels(): ChannelView[];
+  channels(): ChannelView[] | Promise<ChannelView[]>;
   /** The webchat page and its Content-Security-Policy, when webchat runs. */
   webchat?: { page: () => string; csp: () => string };
   logger: Logger;
-  /** `GET /v1/events`: streams from after `Last-Event-ID` (none: from now) until `signal` aborts. */
+  /** Takes the gateway's secrets (by value) out of every error answer. */
+  redactor?: Redactor;
+  /** `GET /v1/events`: streams from after `Last-Event-ID` (none: from now) until `signal` aborts; `operator` (`?operator=1`) adds the operator events. */
   events?: (
     after: number | undefined,
     write: (frame: { id?: string; data: string }) => Promise<void>,
     signal: AbortSignal,
+    options: { operator: boolean },
   ) => Promise<void>;
   /** `/mcp`: the MCP Streamable HTTP endpoint. */
   mcp?: (request: Request) => Promise<Response>;
+  /** Which `Host` and `Origin` names `/v1` and `/mcp` answer (DNS rebinding protection). */
+  hosts?: HostPolicy;
 }
 
 /** The gateway's one HTTP app: health, API, webchat page and plugin webhooks (DESIGN §6). */
 export function createHttpApp(options: HttpAppOptions): Hono {
   const app = new Hono();
   const { logger } = options;
+  // First, so it sees every error answer, whichever route or middleware gave it.
+  app.use("*", redactErrorAnswers(options.redactor));
+  app.use("*", hostCheck(options.hosts));
+  // `/readyz`, `/metrics`, and the webhooks' size refusals (before the body limit, to see them).
+  registerProbeRoutes(app, options);
+  registerMediaRoutes(app, options);
 
   app.use(
     "*",
@@ -88,12 +106,13 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     const after = given === undefined ? undefined : Number(given.trim());
     c.header("cache-control", "no-store");
     c.header("x-accel-buffering", "no");
+    const operator = /^(1|true)$/.test(c.req.query("operator") ?? "");
     return streamSSE(c, async (stream) => {
       const closed = new AbortController();
       stream.onAbort(() => closed.abort());
       const keepAlive = setInterval(() => void stream.write(": keep-alive\n\n").catch(() => closed.abort()), 15_000);
       try {
-        await events(after, (frame) => stream.writeSSE(frame), closed.signal);
+        await events(after, (frame) => stream.writeSSE(frame), closed.signal, { operator });
       } catch (error) {
         if (!closed.signal.aborted) logger.warn({ err: (error as Error).message }, "event stream ended");
       } finally {
@@ -102,7 +121,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     });
   });
 
-  app.get("/v1/channels", (c) => c.json({ ok: true, channels: options.channels() }));
+  app.get("/v1/channels", async (c) => c.json({ ok: true, channels: await options.channels() }));
 
   app.post("/v1/tools/message", async (c) => {
     let body: unknown;

@@ -1,3 +1,4 @@
+import { contentFor, type McpContent } from "./content.js";
 import {
   isRequest,
   JSON_RPC,
@@ -19,7 +20,7 @@ export interface McpTool {
 /** A `tools/call` answer: errors are results the agent can act on, never protocol errors. */
 export interface McpToolResult {
   [key: string]: unknown;
-  content: { type: "text"; text: string }[];
+  content: McpContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -32,7 +33,7 @@ export interface McpToolSource {
 
 /** What the server tells the agent about itself at initialisation. */
 export const MCP_INSTRUCTIONS =
-  "Chorus connects you to chat apps. Each message_<channel> (or message_<channel>_<account>) tool sends and reacts on one channel account; its description says that channel's rules. You call them from outside a conversation: always pass target (the conversation id, from an event or an earlier message), and messageId (from recent_messages or an event) to react; channel and account are the tool's own. list_channels shows the accounts, recent_messages the last messages of a conversation. Errors come back as results with a code (E_UNSUPPORTED, E_EMOJI_REQUIRED, …) and often a hint.";
+  "Chorus connects you to chat apps. Each message_<channel> (or message_<channel>_<account>) tool sends and reacts on one channel account; its description says that channel's rules. You call them from outside a conversation: always pass target (the conversation id, from an event or an earlier message), and messageId (from recent_messages or an event) to react; channel and account are the tool's own. list_channels shows the accounts, recent_messages the last messages of a conversation. Photos, voice notes and files people send carry a mediaId (on events and in recent_messages): get_media shows one, and media: [{ mediaId }] in a message tool sends it on. Errors come back as results with a code (E_UNSUPPORTED, E_EMOJI_REQUIRED, …) and often a hint.";
 
 /** The name and version the server introduces itself with. */
 export const MCP_SERVER_INFO = { name: "chorus", version: "1" } as const;
@@ -70,13 +71,15 @@ export class McpServer {
         optionalString(params, "cursor");
         return { tools: await this.source.list() };
       },
-      "tools/call": (params) => {
+      "tools/call": async (params) => {
         const name = params.name;
         if (typeof name !== "string" || name === "") throw invalidParams("params.name must be a tool name (a string)");
         const args = params.arguments ?? {};
         if (typeof args !== "object" || args === null || Array.isArray(args))
           throw invalidParams("params.arguments must be an object");
-        return this.source.call(name, args as Record<string, unknown>);
+        const result = await this.source.call(name, args as Record<string, unknown>);
+        // Audio and resource links only for a session whose revision has them.
+        return { ...result, content: contentFor(result.content, this.protocolVersion) };
       },
     };
   }

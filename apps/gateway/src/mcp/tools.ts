@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { ChannelEntry, ChannelRegistry } from "../channels/index.js";
 import type { RecentMessage } from "../state/index.js";
 import { MessageToolDefinitions } from "../turn/index.js";
+import { getMedia, type McpMediaOptions, mediaToolDefinition } from "./media-tool.js";
 import type { McpTool, McpToolResult } from "./server.js";
 
 export interface McpToolsOptions {
@@ -16,6 +17,10 @@ export interface McpToolsOptions {
   /** Runs a `message` call for the channel account (the same executor as the HTTP API). */
   execute(input: MessageToolInput): Promise<MessageToolSuccess>;
   recent(where: { channel: string; account: string; conversation: string }, limit: number): Promise<RecentMessage[]>;
+  /** The media store: `get_media` (none: the tool is not offered). */
+  media?: McpMediaOptions | undefined;
+  /** Whether the gateway can link to media (`gateway.publicUrl`): a link-only channel offers media only then. */
+  mediaLinks?: boolean | undefined;
 }
 
 /** The most messages one `recent_messages` call returns. */
@@ -46,12 +51,15 @@ export function messageToolName(channel: string, account: string): string {
 /**
  * The MCP server's tools (DESIGN §6): one `message` tool per running channel account, with core's
  * schema and description for that channel's flags and `reactionLevel` (an agent path: it follows
- * the level, as the built-in agent does), `list_channels` and `recent_messages`.
+ * the level, as the built-in agent does), `list_channels`, `recent_messages` (attachments with their
+ * `mediaId`) and `get_media` (a medium as an image, audio, its text or a link).
  */
 export class McpTools {
-  readonly #definitions = new MessageToolDefinitions();
+  readonly #definitions: MessageToolDefinitions;
 
-  constructor(private readonly options: McpToolsOptions) {}
+  constructor(private readonly options: McpToolsOptions) {
+    this.#definitions = new MessageToolDefinitions(options.mediaLinks ?? true);
+  }
 
   list(): McpTool[] {
     const message = this.#up().map((entry) => {
@@ -74,9 +82,10 @@ export class McpTools {
       {
         name: "recent_messages",
         description:
-          "The last messages of a conversation, oldest first, with ids usable as messageId in the message tools.",
+          "The last messages of a conversation, oldest first, with ids usable as messageId in the message tools; a message's photos, voice notes and files are its attachments, each with the mediaId get_media shows.",
         inputSchema: z.toJSONSchema(recentInput) as McpTool["inputSchema"],
       },
+      ...(this.options.media ? [mediaToolDefinition(this.options.media.maxExtractChars)] : []),
     ];
   }
 
@@ -95,6 +104,7 @@ export class McpTools {
         );
         return ok({ ok: true, channel: entry.plugin.id, account: entry.accountId, target: input.target, messages });
       }
+      if (name === "get_media" && this.options.media) return await getMedia(args, this.options.media);
       const entry = this.options.registry.all().find((e) => messageToolName(e.plugin.id, e.accountId) === name);
       if (!entry) throw new ChorusError("E_INVALID_INPUT", `no tool ${name}; tools/list shows the tools there are`);
       const call = this.#definitionOf(entry).parse(args ?? {});
@@ -129,11 +139,15 @@ export class McpTools {
         id: entry.plugin.id,
         account: entry.accountId,
         label: entry.plugin.label,
-        status: { state: status.state, ...(status.detail ? { detail: status.detail } : {}) },
+        status: {
+          state: status.state,
+          ...(status.detail ? { detail: status.detail } : {}),
+          ...(status.fix ? { fix: status.fix } : {}),
+        },
         tool: up ? messageToolName(entry.plugin.id, entry.accountId) : null,
         reactionLevel: resolveReactionLevel(entry.settings.reactionLevel),
         actions: definition.actions,
-        reactions: entry.plugin.capabilities.reactions,
+        reactions: entry.capabilities.reactions,
       };
     });
   }

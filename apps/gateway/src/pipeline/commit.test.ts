@@ -106,3 +106,42 @@ describe("Committer: completions without a transcript or replies", () => {
     expect(await open()).toEqual([]);
   });
 });
+
+describe("Committer: what became of the inbox row", () => {
+  const test = useCountedTestState();
+
+  it("keeps a completion's outcome on its row, and links its replies to it", async () => {
+    const [id] = (await test.state.inbox.accept(
+      [
+        {
+          channel: "telegram",
+          account: "default",
+          eventId: "e1",
+          sessionKey: "s",
+          event: { type: "message" },
+          refs: [],
+        },
+      ],
+      Date.now(),
+    )) as [number];
+    const scope = { channel: "telegram", accountId: "default", conversation: { id: "dm" } };
+    const [reply] = await new Committer(test.state).commit({
+      sessionKey: "s",
+      inboxId: id,
+      outcome: { outcome: "blocked", reason: "sender bob is not in channels.telegram.allowFrom" },
+      sessions: [],
+      replies: [{ text: "Your pairing code is ABC123", scope }],
+    });
+    const [row] = await test.state.db.all<{ status: string; outcome: string; outcome_detail: string }>(
+      "SELECT status, outcome, outcome_detail FROM inbox",
+    );
+    expect(row).toEqual({
+      status: "done",
+      outcome: "blocked",
+      outcome_detail: JSON.stringify({ reason: "sender bob is not in channels.telegram.allowFrom" }),
+    });
+    expect(await test.state.db.all("SELECT inbox_id FROM outbox WHERE id = $1", [reply?.id])).toEqual([
+      { inbox_id: id },
+    ]);
+  });
+});

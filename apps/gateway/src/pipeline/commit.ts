@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TranscriptEntry } from "../sessions/index.js";
-import type { OutboxRow, SessionRow, Sql, StateStore } from "../state/index.js";
+import type { InboxOutcome, OutboxRow, SessionRow, Sql, StateStore } from "../state/index.js";
 import { copyWith } from "../support/index.js";
 import type { ReplyDraft } from "../turn/index.js";
 import { TickBatch } from "./tick-batch.js";
@@ -13,6 +13,8 @@ export interface Completion {
   inboxId?: number;
   /** The row is a group message kept as context for the session's next turn: marked `buffered`, not `done`. */
   buffered?: boolean;
+  /** What became of the inbox row (kept on it: `chorus trace`). */
+  outcome?: InboxOutcome;
   /** Transcript entries to append, to this session id. */
   transcript?: { sessionId: string; entries: readonly TranscriptEntry[] };
   /** Session entries as they are after it. */
@@ -93,13 +95,15 @@ export class Committer {
         ...(reply.replyTo !== undefined ? { replyTo: reply.replyTo } : {}),
         idempotencyKey: randomUUID(),
         ...(transcriptId !== undefined ? { transcriptId } : {}),
+        ...(completion.inboxId !== undefined ? { inboxId: completion.inboxId } : {}),
       };
       const id = await this.state.outbox.add(sql, insert, now);
       rows.push(copyWith(insert, { id, status: "pending" as const }));
     }
     if (completion.also) await completion.also(sql);
     if (completion.inboxId !== undefined) {
-      await this.state.inbox.done(sql, completion.inboxId, now, completion.buffered ? "buffered" : "done");
+      const status = completion.buffered ? "buffered" : "done";
+      await this.state.inbox.done(sql, completion.inboxId, now, status, completion.outcome);
     }
     return rows;
   }

@@ -18,6 +18,7 @@ const plugin = createMemoryChannel();
 /** A channel account whose groups are always-on and open to everyone; never started (the gate needs none). */
 const entry: ChannelEntry = {
   plugin: plugin as never,
+  capabilities: plugin.capabilities,
   accountId: "default",
   key: accountKey("memory", "default"),
   builtin: false,

@@ -17,7 +17,8 @@ import {
   resolveHistoryLimit,
 } from "../groups/index.js";
 import type { SessionInit, SessionStore, TranscriptEntry, TranscriptStore } from "../sessions/index.js";
-import type { Sql, StateStore } from "../state/index.js";
+import type { BufferedRow, Sql, StateStore } from "../state/index.js";
+import { type MessageImage, type MessageMedia, type Understood, withLines } from "../understand/index.js";
 
 /** What to do with one inbound message (DESIGN §4). */
 export type GateDecision =
@@ -25,7 +26,15 @@ export type GateDecision =
   | { kind: "command"; reply: string }
   | { kind: "buffered"; reason: string }
   | { kind: "echo"; settle?: Settle }
-  | { kind: "run"; userText: string; mentioned: boolean; intro?: string; settle?: Settle };
+  | {
+      kind: "run";
+      userText: string;
+      mentioned: boolean;
+      /** The current message's photos as image input (a model that takes images). */
+      images?: readonly MessageImage[];
+      intro?: string;
+      settle?: Settle;
+    };
 
 /** A group message's mark on its session's context (context consumed, echo memory): committed with the message. */
 export type Settle = (sql: Sql) => Promise<void>;
@@ -52,6 +61,10 @@ export interface GateInput {
   summarise(entries: readonly TranscriptEntry[]): Promise<string>;
   /** Waits until the session's earlier messages are committed (a command and a triggered message's context read what they wrote). */
   earlier?: () => Promise<void>;
+  /** The message's attachments, read when a rule needs them (none: the text alone). */
+  media?: MessageMedia | undefined;
+  /** A buffered message's attachments (the context of a triggered group turn). */
+  mediaOf?: ((row: BufferedRow) => MessageMedia) | undefined;
 }
 
 /**
@@ -113,11 +126,16 @@ export class MessageGate {
       refusedCommand = true; // a non-owner's /activation: context only
     }
 
-    if (event.conversation.kind !== "group") return { kind: "run", userText: event.text, mentioned: true };
+    if (event.conversation.kind !== "group") {
+      const seen = await understood(input);
+      return { kind: "run", userText: withLines(event.text, seen.lines), mentioned: true, ...imagesOf(seen) };
+    }
 
     const activation = activationOf(store.settings(sessionKey), configured);
+    // A voice note from an allowed sender is heard before mention detection: "Chorus, …" spoken wakes the agent.
+    const spoken = (await input.media?.spoken()) ?? "";
     const mention = detectMention({
-      text: event.text,
+      text: withLines(event.text, [spoken]),
       mentions: event.mentions,
       ...(event.replyTo ? { replyTo: { fromBot: event.replyTo.fromBot } } : {}),
       patterns: compileMentionPatterns(agent.mentionPatterns),
@@ -132,8 +150,12 @@ export class MessageGate {
     }
     await input.earlier?.();
     const limit = resolveHistoryLimit(settings, this.options.config.messages.groupChat.historyLimit);
-    const context = await this.#context.triggered(sessionKey, input.inboxId, limit);
-    const batch = formatBatch(context.pending, pendingOf(event));
+    const { mediaOf } = input;
+    const linesOf = mediaOf && ((row: BufferedRow) => mediaOf(row).context());
+    const context = await this.#context.triggered(sessionKey, input.inboxId, limit, linesOf);
+    const seen = await understood(input);
+    const current = pendingOf(event);
+    const batch = formatBatch(context.pending, { ...current, text: withLines(current.text, seen.lines) });
     const settled = context.settle(batch, mention.mentioned);
     if (settled.echo) return { kind: "echo", settle: settled.record };
     const intro = introFor(store.settings(sessionKey), {
@@ -145,6 +167,7 @@ export class MessageGate {
       kind: "run",
       userText: batch,
       mentioned: mention.mentioned,
+      ...imagesOf(seen),
       ...(intro ? { intro } : {}),
       settle: settled.record,
     };
@@ -167,6 +190,15 @@ export function sessionInit(entry: ChannelEntry, event: InboundMessageEvent, age
     ...(event.conversation.title !== undefined ? { title: event.conversation.title } : {}),
     ...(event.conversation.threadId !== undefined ? { threadId: event.conversation.threadId } : {}),
   };
+}
+
+/** What the agent gets of the message's attachments: for its model (image input where it takes images). */
+function understood(input: GateInput): Promise<Understood> {
+  return input.media?.understood(input.agent.model) ?? Promise.resolve({ lines: [], images: [] });
+}
+
+function imagesOf(seen: Understood): { images?: readonly MessageImage[] } {
+  return seen.images.length > 0 ? { images: seen.images } : {};
 }
 
 function pairingReply(code: string): string {

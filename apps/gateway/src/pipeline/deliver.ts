@@ -1,7 +1,28 @@
+import { abortableDelay, backoffDelay } from "@chorus/channel-kit";
 import { toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import type { MessageToolCalls, TurnScope } from "../channels/index.js";
-import type { OutboxRow, StateStore } from "../state/index.js";
+import type { GatewayMetrics } from "../metrics/index.js";
+import { isStateUnavailable, type OutboxRow, type StateStore } from "../state/index.js";
+
+/** Waits between attempts to record a reply's fate while the state is unavailable: 0.25 s doubling to 5 s. */
+const RECORD_RETRY = { initialMs: 250, maxMs: 5_000, jitter: 0.2 };
+
+/**
+ * Records what became of a reply, trying again while the state is unavailable: a reply that went out
+ * and was not marked sent would be sent again once the state is back.
+ */
+async function record(write: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (!isStateUnavailable(error)) throw error;
+      await abortableDelay(backoffDelay(attempt, RECORD_RETRY));
+    }
+  }
+}
 
 /** Sends committed replies in order; resolves with each one's platform message id (undefined: not sent). */
 export type Deliver = (rows: readonly OutboxRow[]) => Promise<(string | undefined)[]>;
@@ -11,14 +32,17 @@ export type Deliver = (rows: readonly OutboxRow[]) => Promise<(string | undefine
  * committed, or one a crash or a stopped channel left in the outbox (the schedule step resumes
  * those first, per session, in order). Each row is sent with its idempotency key and marked sent
  * with the platform's message id. A channel that is not running (`E_DISABLED`) leaves the row
- * pending for the next sweep; any other failure is final, logged, the row marked failed.
+ * pending for the next sweep; any other failure is final, logged, the row marked failed. A reply
+ * that went out is marked sent also across an outage of the state (tried again until it is back).
+ * Each attempt's error stays on the row (`chorus trace`) and is counted.
  */
 export function createDeliver(options: {
   state: StateStore;
   tools: MessageToolCalls;
   logger: Pick<Logger, "warn">;
+  metrics?: Pick<GatewayMetrics, "delivery"> | undefined;
 }): Deliver {
-  const { state, tools, logger } = options;
+  const { state, tools, logger, metrics } = options;
   const send = async (row: OutboxRow): Promise<string | undefined> => {
     const scope = row.scope as TurnScope;
     let messageId: string | undefined;
@@ -26,20 +50,25 @@ export function createDeliver(options: {
       const sent = await tools.execute(
         { action: "send", text: row.text, ...(row.replyTo !== undefined ? { replyTo: row.replyTo } : {}) },
         scope,
-        { idempotencyKey: row.idempotencyKey },
+        { idempotencyKey: row.idempotencyKey, outboxId: row.id },
       );
       messageId = sent.action === "send" ? sent.messageId : undefined;
     } catch (error) {
       const failure = toChorusError(error);
+      metrics?.delivery(row.channel, failure.code);
+      const said = `${failure.code}: ${failure.message}`;
       if (failure.code === "E_DISABLED") {
         logger.warn({ sessionKey: row.sessionKey, err: failure.message }, "the reply waits in the outbox");
+        // Best effort: the row stays pending whether or not its note is written.
+        await state.outbox.markWaiting(row.id, said).catch(() => undefined);
         return undefined;
       }
       logger.warn({ sessionKey: row.sessionKey, err: failure.message }, "could not send the reply");
-      await state.outbox.markFailed(row.id, Date.now());
+      await record(() => state.outbox.markFailed(row.id, Date.now(), said));
       return undefined;
     }
-    await state.outbox.markSent(row, messageId, Date.now());
+    metrics?.delivery(row.channel);
+    await record(() => state.outbox.markSent(row, messageId, Date.now()));
     return messageId;
   };
   return async (rows) => {

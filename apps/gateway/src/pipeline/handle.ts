@@ -3,12 +3,15 @@ import type { Logger } from "pino";
 import type { ChannelEntry, ChannelRegistry } from "../channels/index.js";
 import { summariseTranscript } from "../commands/index.js";
 import type { ResolvedAgent } from "../config/index.js";
+import type { OperatorEvents } from "../events/index.js";
+import type { GatewayMetrics, TurnEnd } from "../metrics/index.js";
 import type { ReactionNotifier } from "../reaction-notifications/index.js";
 import type { AgentSessions } from "../sessions/index.js";
-import type { InboxRow, MessageIndex, Sql } from "../state/index.js";
+import type { InboxOutcome, InboxRow, MessageIndex, Sql } from "../state/index.js";
 import type { ReplyDraft, TurnRequest, TurnRunner } from "../turn/index.js";
+import type { MediaUnderstanding } from "../understand/index.js";
 import type { Committer, Completion } from "./commit.js";
-import { type MessageGate, sessionInit } from "./decide.js";
+import { type GateInput, type MessageGate, sessionInit } from "./decide.js";
 import type { Deliver } from "./deliver.js";
 import type { StepContext } from "./schedule.js";
 
@@ -25,6 +28,12 @@ export interface HandlerOptions {
   deliver: Deliver;
   /** The fencing check of an account that runs under a lease. */
   fenceOf(entry: ChannelEntry): ((sql: Sql) => Promise<void>) | undefined;
+  /** Counts outcomes, turns and the model's time. */
+  metrics?: GatewayMetrics | undefined;
+  /** Where a message a rule blocked is reported to the operator. */
+  operator?: OperatorEvents | undefined;
+  /** Reads messages' attachments (download into the media store, transcription); none: text only. */
+  media?: MediaUnderstanding | undefined;
   logger: Logger;
   /**
    * Several gateways share the database (PostgreSQL): a session's entry is read again before a
@@ -49,32 +58,54 @@ export interface Handler {
 /**
  * The handle step: what the decide step says of a message is done here — blocked (a pairing
  * code may be its reply), a command's answer, buffered as context, an echo skipped, or a turn run —
- * and whatever it leaves is committed with its inbox row (the commit step), the reply then sent
- * (the deliver step). Reactions become notes for their session's next turn.
+ * and whatever it leaves is committed with its inbox row (the commit step), with its outcome (what
+ * `chorus trace` shows), the reply then sent (the deliver step). Reactions become notes for their
+ * session's next turn.
  */
 export function createHandler(options: HandlerOptions): Handler {
-  const { committer, deliver, gate, turns, logger } = options;
+  const { committer, deliver, gate, turns, logger, metrics } = options;
 
   const turn: Handler["turn"] = async (request, commit) => {
-    const answer = await turns.run(request);
+    const { agent, entry } = request;
+    const started = performance.now();
+    metrics?.turnStarted(agent.id, entry.plugin.id);
+    let end: TurnEnd = "aborted";
     try {
-      const rows = await committer.commit({
-        ...commit,
-        transcript: answer.transcript,
-        sessions: [answer.session],
-        replies: answer.reply ? [answer.reply] : [],
-        also: async (sql) => {
-          await commit.also?.(sql);
-          await answer.also(sql);
-        },
-      });
-      answer.committed();
-      if (rows.length > 0) {
-        await answer.beforeReply();
-        await deliver(rows);
+      const answer = await turns.run(request);
+      end = answer.outcome;
+      const { model } = answer;
+      metrics?.model(agent.id, model.provider, model.ms / 1000, model.error?.code);
+      if (commit.inboxId !== undefined) metrics?.handledAs(entry.plugin.id, entry.accountId, answer.outcome);
+      const outcome: InboxOutcome = {
+        outcome: answer.outcome,
+        agent: agent.id,
+        provider: model.provider,
+        modelMs: Math.round(model.ms),
+        turnMs: Math.round(performance.now() - started),
+        ...(model.error ? { reason: `${model.error.code}: ${model.error.message}` } : {}),
+      };
+      try {
+        const rows = await committer.commit({
+          ...commit,
+          outcome,
+          transcript: answer.transcript,
+          sessions: [answer.session],
+          replies: answer.reply ? [answer.reply] : [],
+          also: async (sql) => {
+            await commit.also?.(sql);
+            await answer.also(sql);
+          },
+        });
+        answer.committed();
+        if (rows.length > 0) {
+          await answer.beforeReply();
+          await deliver(rows);
+        }
+      } finally {
+        await answer.end();
       }
     } finally {
-      await answer.end();
+      metrics?.turnFinished(agent.id, entry.plugin.id, end, (performance.now() - started) / 1000);
     }
   };
 
@@ -89,16 +120,22 @@ export function createHandler(options: HandlerOptions): Handler {
     const fence = options.fenceOf(entry);
     const earlier = () => step.commits.settled();
     /**
-     * Commits what the message left. Leaving no reply and no session change, its commit is only
-     * started, added to the step's (true); otherwise it waits for the earlier ones, then commits,
-     * so a session entry is never overwritten by an older one committed later.
+     * Commits what the message left, with its outcome. Leaving no reply and no session change, its
+     * commit is only started, added to the step's (true); otherwise it waits for the earlier ones,
+     * then commits, so a session entry is never overwritten by an older one committed later.
      */
-    const finish = async (reply?: string, more: Pick<Completion, "buffered" | "also"> = {}): Promise<boolean> => {
+    const finish = async (
+      outcome: InboxOutcome,
+      reply?: string,
+      more: Pick<Completion, "buffered" | "also"> = {},
+    ): Promise<boolean> => {
+      metrics?.handledAs(entry.plugin.id, entry.accountId, outcome.outcome);
       const replies = reply === undefined ? [] : [draft(entry, event, reply)];
       const sessions = store.takeChanges(sessionKey);
       const completion: Completion = {
         sessionKey,
         inboxId: row.id,
+        outcome,
         ...more,
         sessions,
         replies,
@@ -123,20 +160,36 @@ export function createHandler(options: HandlerOptions): Handler {
       transcripts,
       summarise: (entries) => summariseTranscript(agent, entries, signal),
       earlier,
+      ...mediaOf(options.media, entry, row.id, event, signal),
     });
     const context = { channel: entry.plugin.id, from: event.conversation.id, sender: event.sender.id, sessionKey };
     switch (decision.kind) {
       case "blocked":
         logger.debug({ ...context, reason: decision.reason }, "blocked inbound message");
-        return finish(decision.reply);
+        options.operator?.publish({
+          outcome: "blocked",
+          channel: entry.plugin.id,
+          account: entry.accountId,
+          eventId: row.eventId,
+          messageId: event.ref.messageId,
+          conversationId: event.conversation.id,
+          senderId: event.sender.id,
+          inboxId: String(row.id),
+          reason: decision.reason,
+        });
+        return finish({ outcome: "blocked", reason: decision.reason }, decision.reply);
       case "command":
-        return finish(decision.reply);
+        return finish({ outcome: "command" }, decision.reply);
       case "buffered":
         logger.debug({ ...context, reason: decision.reason }, "buffered group message as context");
-        return finish(undefined, { buffered: true });
+        return finish({ outcome: "buffered", reason: decision.reason }, undefined, { buffered: true });
       case "echo":
         logger.debug(context, "skipped a repeated batch (echo suppression)");
-        return finish(undefined, decision.settle ? { also: decision.settle } : {});
+        return finish(
+          { outcome: "echo", reason: "the same batch again without a mention (echo suppression)" },
+          undefined,
+          decision.settle ? { also: decision.settle } : {},
+        );
       case "run":
         await earlier();
         await turn(
@@ -148,6 +201,7 @@ export function createHandler(options: HandlerOptions): Handler {
             conversation: event.conversation,
             trigger: { ref: event.ref, senderName: event.sender.name ?? event.sender.id, text: event.text },
             userText: decision.userText,
+            ...(decision.images ? { images: decision.images } : {}),
             mentioned: decision.mentioned,
             ...(decision.intro ? { intro: decision.intro } : {}),
             signal,
@@ -170,8 +224,9 @@ export function createHandler(options: HandlerOptions): Handler {
     } catch (error) {
       logger.error({ err: error, channel: entry.plugin.id }, "reaction handling failed");
     }
+    metrics?.handledAs(entry.plugin.id, entry.accountId, "reaction");
     await committer
-      .commit({ sessionKey: "", inboxId, sessions: [], replies: [] })
+      .commit({ sessionKey: "", inboxId, outcome: { outcome: "reaction" }, sessions: [], replies: [] })
       .catch((error: unknown) => logger.warn({ err: error }, "could not mark a reaction handled"));
   };
 
@@ -201,6 +256,22 @@ async function withReplyFromIndex(
     messageId: reply.messageId,
   });
   return known?.fromBot === true ? { ...event, replyTo: { ...reply, fromBot: true } } : event;
+}
+
+/** The attachments of a message and of the buffered messages before it, for the decide step. */
+function mediaOf(
+  media: MediaUnderstanding | undefined,
+  entry: ChannelEntry,
+  row: number,
+  event: InboundMessageEvent,
+  signal: AbortSignal,
+): Pick<GateInput, "media" | "mediaOf"> {
+  if (!media) return {};
+  return {
+    media: media.of({ source: entry, row, event, signal }),
+    mediaOf: (buffered) =>
+      media.of({ source: entry, row: buffered.id, event: buffered.event as InboundMessageEvent, signal }),
+  };
 }
 
 /** A reply of the gateway itself (a command's answer, a pairing code) as an outbox row. */

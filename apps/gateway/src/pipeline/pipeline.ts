@@ -6,16 +6,20 @@ import type { ModelFailures } from "../agent/index.js";
 import type { AccountKey, ChannelEntry, ChannelRegistry, MessageToolCalls } from "../channels/index.js";
 import { accountKey } from "../channels/index.js";
 import { agentFor, type GatewayConfig, type ResolvedAgent } from "../config/index.js";
+import type { OperatorEvents } from "../events/index.js";
+import type { GatewayMetrics } from "../metrics/index.js";
 import { ReactionNotifier, type SystemEvents } from "../reaction-notifications/index.js";
 import { type AgentSessions, sessionKeyFor, type TurnQueue } from "../sessions/index.js";
 import type { MessageIndex, Sql, StateStore } from "../state/index.js";
 import { type ExternalTurns, TurnRunner } from "../turn/index.js";
+import type { MediaUnderstanding } from "../understand/index.js";
 import { Committer } from "./commit.js";
 import { MessageGate } from "./decide.js";
 import { createDeliver } from "./deliver.js";
 import { createHandler, type Handler } from "./handle.js";
 import { createReceive, InboxWriter, type Receive } from "./receive.js";
 import { Scheduler } from "./schedule.js";
+import { StateOutage } from "./state-outage.js";
 
 /** How long a handled event's id is remembered (a redelivery within it is recognised). */
 export const DEDUPE_WINDOW_MS = 7 * 86_400_000;
@@ -43,6 +47,12 @@ export interface PipelineOptions {
   onReceived(): void;
   /** Several gateways share the state (PostgreSQL). */
   shared: boolean;
+  /** What each step counts (outcomes, turns, the model, sends). */
+  metrics?: GatewayMetrics | undefined;
+  /** Where drops and refusals are reported to the operator (`/v1/events?operator=1`). */
+  operator?: OperatorEvents | undefined;
+  /** Reads messages' attachments into the media store and for the agent (DESIGN §2.6); none: text only. */
+  media?: MediaUnderstanding | undefined;
   logger: Logger;
 }
 
@@ -58,11 +68,13 @@ export interface Pipeline {
   sweep(): Promise<void>;
   /** Stops taking new steps (in-flight turns are drained by the queue). */
   stop(): void;
+  /** Since when the state database is unavailable (ms since the epoch), or undefined while it is not. */
+  readonly stateUnavailableSince: number | undefined;
 }
 
 /** Assembles the steps: receive → schedule → decide → handle → commit → deliver. */
 export function createPipeline(options: PipelineOptions): Pipeline {
-  const { config, state, logger } = options;
+  const { config, state, logger, metrics, operator } = options;
   const agentOf = (entry: ChannelEntry) => agentFor(options.agents, entry.settings);
   const sessionKeyOf = (entry: ChannelEntry, event: InboundMessageEvent, agent = agentOf(entry)) =>
     sessionKeyFor({
@@ -74,7 +86,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       owner: isNamedOwner(event.sender, entry.settings, entry.supervisor.instance?.identity?.()),
     });
   const committer = new Committer(state);
-  const deliver = createDeliver({ state, tools: options.tools, logger });
+  const deliver = createDeliver({ state, tools: options.tools, logger, metrics });
   const handler = createHandler({
     registry: options.registry,
     agentFor: agentOf,
@@ -101,9 +113,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     committer,
     deliver,
     fenceOf: (entry) => options.fenceOf(accountKey(entry.plugin.id, entry.accountId)),
+    metrics,
+    operator,
+    media: options.media,
     logger,
     shared: options.shared,
   });
+  const outage = new StateOutage(logger);
   const scheduler = new Scheduler({
     state,
     queue: options.queue,
@@ -111,6 +127,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     runsHere: options.runsHere,
     handle: handler.message,
     handleLoose: handler.reactionRow,
+    outage,
     logger,
   });
   const receive = createReceive({
@@ -118,6 +135,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     sessionKeyOf: (entry, event) => sessionKeyOf(entry, event),
     wake: (sessionKey) => scheduler.wake(sessionKey),
     reaction: handler.reaction,
+    outage,
+    metrics,
+    operator,
     logger,
   });
   const prune = () =>
@@ -139,6 +159,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     stop() {
       if (pruning) clearInterval(pruning);
       scheduler.stop();
+    },
+    get stateUnavailableSince() {
+      return outage.since;
     },
   };
 }

@@ -1,9 +1,12 @@
-import type { InboundEvent, InboundMessageEvent, InboundReactionEvent } from "@chorus/core";
+import { type InboundEvent, type InboundMessageEvent, type InboundReactionEvent, toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import { type AccountKey, accountKey, type ChannelEntry } from "../channels/index.js";
+import type { OperatorEvents } from "../events/index.js";
 import { fromLine } from "../groups/index.js";
-import type { InboxInsert, Sql, StateStore } from "../state/index.js";
+import type { GatewayMetrics } from "../metrics/index.js";
+import { type InboxInsert, isStateUnavailable, type Sql, type StateStore } from "../state/index.js";
 import { InFlight } from "./in-flight.js";
+import type { StateOutage } from "./state-outage.js";
 import { TickBatch } from "./tick-batch.js";
 
 /** The fencing check of one channel account's writes, when it runs under a lease. */
@@ -51,7 +54,11 @@ export class InboxWriter {
     readable?: (id: number | undefined) => void,
   ): Promise<number | undefined> {
     const refs = event.type === "message" ? [event.ref] : [];
-    return this.#batch.add({ insert: { channel, account, eventId: event.eventId, sessionKey, event, refs }, readable });
+    const messageId = event.type === "message" ? event.ref.messageId : undefined;
+    return this.#batch.add({
+      insert: { channel, account, eventId: event.eventId, sessionKey, event, refs, messageId },
+      readable,
+    });
   }
 
   /** One durable transaction for a batch: the fence of each of its accounts first, then the rows. */
@@ -83,6 +90,12 @@ export interface ReceiveOptions {
   wake(sessionKey: string): void;
   /** Handles a committed reaction row at once (it feeds no session's turns). */
   reaction(entry: ChannelEntry, event: InboundReactionEvent, inboxId: number): Promise<void>;
+  /** Counts each event's outcome (committed, duplicate, refused). */
+  metrics?: GatewayMetrics | undefined;
+  /** Where a dropped redelivery and a refused commit are reported to the operator. */
+  operator?: OperatorEvents | undefined;
+  /** Told when a commit fails because the state is unavailable, and when one succeeds again. */
+  outage: StateOutage;
   logger: Logger;
 }
 
@@ -96,26 +109,60 @@ export type Receive = (entry: ChannelEntry, event: InboundEvent) => Promise<void
  * message of its conversation is handled first: it is a note for the turn the message starts.
  */
 export function createReceive(options: ReceiveOptions): Receive {
-  const { inbox, logger } = options;
+  const { inbox, logger, metrics, operator, outage } = options;
   const reactionsInFlight = new InFlight();
-  const redelivered = (channel: string, eventId: string) =>
-    logger.debug({ channel, eventId }, "dropped a redelivered event");
+  const facts = (entry: ChannelEntry, event: InboundEvent) => ({
+    channel: entry.plugin.id,
+    account: entry.accountId,
+    eventId: event.eventId,
+    conversationId: event.conversation.id,
+    ...(event.type === "message" ? { messageId: event.ref.messageId, senderId: event.sender.id } : {}),
+  });
+  /** Commits; a redelivery is dropped (and said), a failed commit counted and said, then rejected. */
+  const commit = async (
+    entry: ChannelEntry,
+    event: InboundEvent,
+    sessionKey: string | null,
+    readable: (id: number | undefined) => void,
+  ): Promise<number | undefined> => {
+    const channel = entry.plugin.id;
+    let id: number | undefined;
+    try {
+      id = await inbox.accept(channel, entry.accountId, event, sessionKey, readable);
+    } catch (error) {
+      if (isStateUnavailable(error)) outage.failed(error);
+      const reason = toChorusError(error).message;
+      metrics?.refused(channel, entry.accountId, reason);
+      operator?.publish({ outcome: "refused", ...facts(entry, event), reason: `the commit failed: ${reason}` });
+      throw error;
+    }
+    outage.recovered();
+    metrics?.received(channel, entry.accountId, id === undefined ? "duplicate" : "committed");
+    if (id === undefined) {
+      logger.debug({ channel, eventId: event.eventId }, "dropped a redelivered event");
+      operator?.publish({
+        outcome: "duplicate",
+        ...facts(entry, event),
+        reason: "a redelivery of an event committed before: dropped by the dedupe",
+      });
+    }
+    return id;
+  };
 
   return async (entry, event) => {
     const channel = entry.plugin.id;
     const conversation = `${accountKey(channel, entry.accountId)}\u0000${event.conversation.id}`;
     if (event.type === "reaction") {
-      const id = await inbox.accept(channel, entry.accountId, event, null, (readable) => {
+      await commit(entry, event, null, (readable) => {
         if (readable !== undefined) reactionsInFlight.track(conversation, options.reaction(entry, event, readable));
       });
-      if (id === undefined) redelivered(channel, event.eventId);
       return;
     }
     const sessionKey = options.sessionKeyOf(entry, event);
-    const id = await inbox.accept(channel, entry.accountId, event, sessionKey, (readable) => {
+    const id = await commit(entry, event, sessionKey, (readable) => {
       if (readable !== undefined) reactionsInFlight.after(conversation, () => options.wake(sessionKey));
     });
-    if (id === undefined) return redelivered(channel, event.eventId);
+    if (id === undefined) return;
     const from =
       event.conversation.kind === "group"
         ? fromLine({ name: event.sender.name ?? event.sender.id, e164: event.sender.e164 })

@@ -6,6 +6,7 @@ import type { InboxRow } from "../state/index.js";
 import { useCountedTestState } from "../testing/index.js";
 import { Committer } from "./commit.js";
 import { Scheduler, type StepContext } from "./schedule.js";
+import { StateOutage } from "./state-outage.js";
 
 const SESSION = "agent:main:telegram:group:g";
 
@@ -57,6 +58,7 @@ describe("Scheduler: a run of a session's messages kept as context", () => {
         return true;
       },
       handleLoose: async () => undefined,
+      outage: new StateOutage(pino({ level: "silent" })),
       logger: pino({ level: "silent" }),
     });
   }

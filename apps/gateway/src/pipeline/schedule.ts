@@ -2,8 +2,9 @@ import { isChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import { type AccountKey, accountKey } from "../channels/index.js";
 import type { TurnQueue } from "../sessions/index.js";
-import type { InboxRow, StateStore } from "../state/index.js";
+import { type InboxRow, isStateUnavailable, type StateStore } from "../state/index.js";
 import type { Deliver } from "./deliver.js";
+import type { StateOutage } from "./state-outage.js";
 import { StepCommits } from "./step-commits.js";
 
 export interface SchedulerOptions {
@@ -21,6 +22,8 @@ export interface SchedulerOptions {
   handle(row: InboxRow, signal: AbortSignal, step: StepContext): Promise<boolean>;
   /** Handles a row that feeds no session (a reaction a crash left). */
   handleLoose(row: InboxRow): Promise<void>;
+  /** Told when work fails because the state is unavailable, and when it succeeds again. */
+  outage: StateOutage;
   logger: Logger;
 }
 
@@ -75,15 +78,26 @@ export class Scheduler {
       })
       .catch((error: unknown) => {
         this.#scheduled.delete(sessionKey);
-        if (!this.#stopped) this.options.logger.error({ err: error, sessionKey }, "message handling failed");
+        if (this.#stopped) return;
+        // Its rows stay received; the sweep wakes the session again once the state is back.
+        if (isStateUnavailable(error)) this.options.outage.failed(error);
+        else this.options.logger.error({ err: error, sessionKey }, "message handling failed");
       });
   }
 
   /** Wakes every session with rows received and not done or replies not sent, of accounts that run here. */
   sweep(): Promise<void> {
-    this.#sweeping ??= this.#sweep().finally(() => {
-      this.#sweeping = undefined;
-    });
+    this.#sweeping ??= this.#sweep()
+      .then(
+        () => this.options.outage.recovered(),
+        (error: unknown) => {
+          if (!isStateUnavailable(error)) throw error;
+          this.options.outage.failed(error);
+        },
+      )
+      .finally(() => {
+        this.#sweeping = undefined;
+      });
     return this.#sweeping;
   }
 
@@ -163,8 +177,10 @@ export class Scheduler {
         try {
           deferred = await this.options.handle(row, signal, { commits, fresh: handled > 0 });
         } catch (error) {
-          // A shutdown or a lost lease leaves the row for later; anything else would fail again: drop it, loudly.
-          if (signal.aborted || this.#stopped || (isChorusError(error) && error.code === "E_DISABLED")) throw error;
+          // A shutdown, a lost lease or a state that is unavailable for now leaves the row for later;
+          // anything else would fail again: drop it, loudly.
+          if (signal.aborted || this.#stopped || isStateUnavailable(error)) throw error;
+          if (isChorusError(error) && error.code === "E_DISABLED") throw error;
           this.options.logger.error({ err: error, sessionKey, eventId: row.eventId }, "message handling failed");
           await state.db.tx((sql) => state.inbox.done(sql, row.id, Date.now()));
         }

@@ -1,6 +1,6 @@
 import type { BackoffPolicy } from "@chorus/channel-kit";
 import { Redactor, secretsOf } from "@chorus/channel-kit";
-import type { ChannelContext, ChannelPlugin, InboundEvent } from "@chorus/core";
+import { accountCapabilities, type ChannelContext, type ChannelPlugin, type InboundEvent } from "@chorus/core";
 import type { Logger } from "pino";
 import {
   type AccountKey,
@@ -13,8 +13,9 @@ import {
 } from "../channels/index.js";
 import { channelAccounts, validatePluginConfig } from "../config/index.js";
 import { type HookRegistry, hookPath } from "../http/index.js";
+import { watchUnreadable } from "../metrics/index.js";
 import { type Discovery, findChannel, loadChannelPlugin } from "../plugins/index.js";
-import type { StateStore } from "../state/index.js";
+import { isStateUnavailable, type StateStore } from "../state/index.js";
 import { type ChorusPaths, channelStateDir, makePrivateDir } from "../support/index.js";
 
 /** One configured channel account, and how to run it (again, after a lease was lost and retaken). */
@@ -39,6 +40,8 @@ export interface AccountsOptions {
   publicUrl(): string;
   /** Commits an inbound event; resolves once committed (the pipeline's receive step). */
   receive(entry: ChannelEntry, event: InboundEvent): Promise<void>;
+  /** A delivery the account's channel could not read (its receiver's warning with `receipt: "unreadable"`). */
+  onUnreadable?(channel: string, account: string, problem: string): void;
 }
 
 /** Loads the configured plugins and makes one supervised account per configured channel account. */
@@ -59,16 +62,21 @@ export async function configureAccounts(options: AccountsOptions): Promise<Accou
       // Whatever a plugin keeps there (a linked device's keys) is readable by this user only.
       const stateDir = channelStateDir(paths, channelId, account.accountId);
       makePrivateDir(stateDir);
-      const pluginLogger = redactor.logger(channelLogger);
+      // The channel's unreadable deliveries are counted from its (redacted) warnings.
+      const pluginLogger = redactor.logger(
+        watchUnreadable(channelLogger, (problem) => options.onUnreadable?.(channelId, account.accountId, problem)),
+      );
       const emit = (event: InboundEvent): Promise<void> => {
         const committed = runAsGateway(() => options.receive(entry, event));
         // A plugin that ignores the promise must not turn a failed commit into an unhandled rejection.
-        committed.catch((error: unknown) =>
+        // (A state that is unavailable is said once by the pipeline, not for every event.)
+        committed.catch((error: unknown) => {
+          if (isStateUnavailable(error)) return;
           channelLogger.error(
             { err: (error as Error).message, eventId: event.eventId },
             "could not commit an inbound event",
-          ),
-        );
+          );
+        });
         return committed;
       };
       const supervise = (): ChannelSupervisor => {
@@ -101,6 +109,7 @@ export async function configureAccounts(options: AccountsOptions): Promise<Accou
       const key = accountKey(channelId, account.accountId);
       const entry: ChannelEntry = {
         plugin,
+        capabilities: accountCapabilities(plugin, pluginConfig),
         accountId: account.accountId,
         key,
         builtin: found.source === "builtin",

@@ -34,6 +34,8 @@ export async function createChannels(options: {
   state: StateStore;
   registry: ChannelRegistry;
   receive: Receive;
+  /** A delivery a channel account could not read. */
+  onUnreadable?(channel: string, account: string, problem: string): void;
   /** The gateway's public URL once it listens (for webhook registration). */
   publicUrl(): string;
   logger: Logger;
@@ -65,6 +67,7 @@ export async function createChannels(options: {
     restartBackoff: restartBackoffFromEnv(),
     publicUrl: options.publicUrl,
     receive: options.receive,
+    ...(options.onUnreadable ? { onUnreadable: options.onUnreadable } : {}),
   });
   return {
     accounts,

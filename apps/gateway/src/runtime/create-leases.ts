@@ -19,6 +19,8 @@ export interface LeasesHandle {
   fenceOf(key: AccountKey): ((sql: Sql) => Promise<void>) | undefined;
   /** The gateway running the account: this one, another, or "" while nobody holds its lease. */
   holderOf(key: AccountKey): string;
+  /** Reads the other gateways' leases from the table now, so `holderOf` is not seconds behind a takeover. */
+  refreshHolders(): Promise<void>;
   /** Whether this gateway sends the session's heartbeats, and the fence of their commits. */
   beatsHere(session: SessionEntry): boolean;
   heartbeatFence(session: SessionEntry): ((sql: Sql) => Promise<void>) | undefined;
@@ -56,10 +58,13 @@ export function createLeases(options: {
     const key = accountKey(session.channel, session.accountId);
     return leasedKeys.has(key) ? key : HEARTBEATS_LEASE;
   };
-  // Other gateways' leases as the table says (for `chorus channels`), every 2 s.
+  // Other gateways' leases as the table says (for `chorus channels`): every 2 s, and whenever asked.
   const watchHolders = async () => {
-    for (const lease of await state.leases.all())
-      holders.set(lease.name, lease.expiresAt > Date.now() ? lease.holder : "");
+    const now = Date.now();
+    const fresh = new Map<string, string>();
+    for (const lease of await state.leases.all()) fresh.set(lease.name, lease.expiresAt > now ? lease.holder : "");
+    holders.clear();
+    for (const [name, holder] of fresh) holders.set(name, holder);
   };
   let watching: NodeJS.Timeout | undefined;
 
@@ -68,6 +73,7 @@ export function createLeases(options: {
     runsHere: (key) => registry.has(key) && (!leasedKeys.has(key) || keeper.held(key) !== undefined),
     fenceOf: (key) => keeper.fence(key),
     holderOf: (key) => (leasedKeys.has(key) ? (keeper.held(key) ? gatewayId : (holders.get(key) ?? "")) : gatewayId),
+    refreshHolders: () => (shared ? watchHolders() : Promise.resolve()),
     beatsHere: (session) => !shared || keeper.held(leaseOf(session)) !== undefined,
     heartbeatFence: (session) => (shared ? keeper.fence(leaseOf(session)) : undefined),
     async start(accounts, acquired) {

@@ -1,12 +1,16 @@
+import type { Redactor } from "@chorus/channel-kit";
 import { ChorusError, toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import { assertProviderInstalled, ModelFailures } from "../agent/index.js";
-import { ChannelRegistry, MessageToolExecutor } from "../channels/index.js";
+import { ChannelRegistry, MediaSends, MessageToolExecutor } from "../channels/index.js";
 import { isLoopback, type LoadedConfig, resolveAgents } from "../config/index.js";
+import { OperatorEvents } from "../events/index.js";
 import { startHeartbeats } from "../heartbeat/index.js";
+import { GatewayMetrics } from "../metrics/index.js";
 import { createPipeline, DEDUPE_WINDOW_MS } from "../pipeline/index.js";
 import { TurnQueue } from "../sessions/index.js";
 import type { ChorusPaths } from "../support/index.js";
+import { understandingFor } from "../understand/index.js";
 import { createAgentApi } from "./agent-api.js";
 import { createChannels } from "./create-channels.js";
 import { createHttp } from "./create-http.js";
@@ -21,6 +25,8 @@ export interface StartGatewayOptions {
   logger: Logger;
   /** Directory of the gateway package (for discovery of plugins installed next to it). */
   gatewayDir?: string;
+  /** Takes the gateway's secrets out of HTTP error answers and the model failures `/status` shows. */
+  redactor?: Redactor | undefined;
 }
 
 export interface RunningGateway {
@@ -54,8 +60,22 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const kept = await openState(config, paths, logger);
   const { state, shared, gatewayId } = kept;
   const registry = new ChannelRegistry();
-  const tools = new MessageToolExecutor(registry, kept.index);
-  const agentApi = createAgentApi({ ...kept, registry, tools, retentionMs: DEDUPE_WINDOW_MS, logger });
+  const tools = new MessageToolExecutor(registry, kept.index, new MediaSends(state, kept.media));
+  // What every step counts, and the drops and refusals the operator's event stream shows.
+  const metrics = new GatewayMetrics();
+  const operator = new OperatorEvents();
+  // Inbound attachments: downloaded into the media store once, by whoever reads a message first (its turn, /v1/events, MCP).
+  const understanding = understandingFor(config, kept.media.store, state, logger);
+  const agentApi = createAgentApi({
+    ...kept,
+    registry,
+    tools,
+    retentionMs: DEDUPE_WINDOW_MS,
+    operator,
+    understanding,
+    maxExtractChars: config.media.maxExtractChars,
+    logger,
+  });
   const leases = createLeases({ config, state, shared, gatewayId, registry, logger });
   const queue = new TurnQueue({ maxConcurrent: config.agents.defaults.maxConcurrentTurns });
   const pipeline = createPipeline({
@@ -69,12 +89,16 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     sessionsOf: kept.sessions.of,
     systemEvents: kept.systemEvents,
     pairing: kept.pairing,
-    failures: new ModelFailures(),
+    failures: new ModelFailures(options.redactor),
     external: agentApi.external,
     fenceOf: leases.fenceOf,
     runsHere: leases.runsHere,
     onReceived: () => agentApi.events.notify(),
     shared,
+    metrics,
+    operator,
+    // Inbound attachments: downloaded into the media store, transcribed, read for the agent (DESIGN §2.6).
+    media: understanding,
     logger,
   });
   const served = { publicUrl: "" };
@@ -84,6 +108,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     state,
     registry,
     receive: pipeline.receive,
+    onUnreadable: (channel, account, problem) => {
+      metrics.received(channel, account, "unreadable");
+      operator.publish({ outcome: "unreadable", channel, account, reason: problem });
+    },
     publicUrl: () => served.publicUrl,
   });
   const http = await createHttp({
@@ -94,7 +122,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     leases,
     agentApi,
     webchat: channels.webchat,
+    state,
+    media: kept.media,
+    metrics,
+    operator,
+    gatewayId,
     logger,
+    ...(options.redactor ? { redactor: options.redactor } : {}),
   });
   served.publicUrl = http.publicUrl;
   await leases.start(channels.accounts, () => void pipeline.sweep().catch(() => undefined));

@@ -100,6 +100,33 @@ describe("TurnQueue", () => {
     expect(await next).toBe("still runs");
   });
 
+  it("turns whose model call timed out give back their slots: a waiting session runs, and theirs run again", async () => {
+    const queue = new TurnQueue({ maxConcurrent: 2 });
+    const log: string[] = [];
+    // What a stalled model call does at its deadline: its fetch is aborted and the turn rejects.
+    const timesOut = (name: string) => async () => {
+      log.push(`start ${name}`);
+      const deadline = new AbortController();
+      const failed = new Promise((_resolve, reject) => {
+        deadline.signal.addEventListener("abort", () => reject(deadline.signal.reason), { once: true });
+      });
+      setTimeout(() => deadline.abort(new DOMException("took too long", "TimeoutError")), 20);
+      return failed;
+    };
+    const ann = queue.run("ann", timesOut("ann"));
+    const bob = queue.run("bob", timesOut("bob"));
+    const carl = queue.run("carl", async () => "carl answered");
+    const annAgain = queue.run("ann", async () => "ann answered");
+    expect(queue.active).toBe(2);
+    await expect(ann).rejects.toMatchObject({ name: "TimeoutError" });
+    await expect(bob).rejects.toMatchObject({ name: "TimeoutError" });
+    expect(await carl).toBe("carl answered");
+    expect(await annAgain).toBe("ann answered");
+    expect(await queue.run("bob", async () => "bob answered")).toBe("bob answered");
+    expect(log).toEqual(["start ann", "start bob"]);
+    await waitFor(() => queue.active === 0 && queue.size === 0, { timeoutMs: 2000 });
+  });
+
   it("drain waits for running and queued tasks and then refuses new ones", async () => {
     const queue = new TurnQueue({ maxConcurrent: 1 });
     const log: string[] = [];

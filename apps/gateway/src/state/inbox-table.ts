@@ -12,6 +12,37 @@ export interface InboxInsert {
   event: unknown;
   /** Message refs to index in the same transaction. */
   refs: readonly MessageRef[];
+  /** The platform's id of the message (`chorus trace` finds the row by it); none for reactions. */
+  messageId?: string | undefined;
+}
+
+/** What the handle step made of an inbound event, kept on its row (`chorus trace` shows it). */
+export type HandledOutcome =
+  /** A turn ran: it answered, stayed silent (`NO_REPLY`, or an outside agent answered itself), or failed. */
+  | "replied"
+  | "no-reply"
+  | "error"
+  /** A group message kept as context for the next triggered turn. */
+  | "buffered"
+  /** Refused by an access rule (the reason names it). */
+  | "blocked"
+  /** A chat command answered by the gateway. */
+  | "command"
+  /** The same batch again without a mention (echo suppression). */
+  | "echo"
+  /** A reaction, handled as a note for its conversation's next turn (or not, as `reactionNotifications` says). */
+  | "reaction";
+
+/** An outcome and what explains it. */
+export interface InboxOutcome {
+  outcome: HandledOutcome;
+  /** Why (a block's rule, why a message was kept as context, an error's code and message). */
+  reason?: string;
+  /** For a turn: its agent, the model's provider, the model's time and the whole turn's (ms). */
+  agent?: string;
+  provider?: string;
+  modelMs?: number;
+  turnMs?: number;
 }
 
 /** A committed inbound event. */
@@ -102,13 +133,29 @@ export class InboxTable {
     const ids: (number | undefined)[] = [];
     for (const item of batch) {
       const row = await sql.one<{ id: number }>(
-        `INSERT INTO inbox (channel, account, event_id, session_key, event, status, received_at)
-         VALUES ($1, $2, $3, $4, $5, 'received', $6)
+        `INSERT INTO inbox (channel, account, event_id, session_key, event, status, received_at, message_id)
+         VALUES ($1, $2, $3, $4, $5, 'received', $6, $7)
          ON CONFLICT (channel, account, event_id) DO NOTHING RETURNING id`,
-        [item.channel, item.account, item.eventId, item.sessionKey, JSON.stringify(item.event), now],
+        [
+          item.channel,
+          item.account,
+          item.eventId,
+          item.sessionKey,
+          JSON.stringify(item.event),
+          now,
+          item.messageId ?? null,
+        ],
       );
       ids.push(row?.id);
       if (row && item.refs.length > 0) await this.refs.put(sql, item.refs);
+      // A redelivery: dropped, and counted on the row it repeats.
+      if (!row) {
+        await sql.run(
+          `UPDATE inbox SET redeliveries = COALESCE(redeliveries, 0) + 1, redelivered_at = $1
+           WHERE channel = $2 AND account = $3 AND event_id = $4`,
+          [now, item.channel, item.account, item.eventId],
+        );
+      }
     }
     return ids;
   }
@@ -168,16 +215,23 @@ export class InboxTable {
   }
 
   /**
-   * Marks a row done (in the caller's transaction); false when it was done already. `buffered`
-   * marks it done as a group message kept as context (`buffered`), in the same statement.
+   * Marks a row done (in the caller's transaction), with its outcome when known; false when it was
+   * done already. `buffered` marks it done as a group message kept as context, in the same statement.
    */
-  async done(sql: Sql, id: number, now: number, status: "done" | "buffered" = "done"): Promise<boolean> {
+  async done(
+    sql: Sql,
+    id: number,
+    now: number,
+    status: "done" | "buffered" = "done",
+    outcome?: InboxOutcome,
+  ): Promise<boolean> {
+    const { outcome: kind = null, ...detail } = outcome ?? {};
     return (
-      (await sql.run("UPDATE inbox SET status = $1, done_at = $2 WHERE id = $3 AND status = 'received'", [
-        status,
-        now,
-        id,
-      ])) > 0
+      (await sql.run(
+        `UPDATE inbox SET status = $1, done_at = $2, outcome = $4, outcome_detail = $5
+         WHERE id = $3 AND status = 'received'`,
+        [status, now, id, kind, Object.keys(detail).length > 0 ? JSON.stringify(detail) : null],
+      )) > 0
     );
   }
 

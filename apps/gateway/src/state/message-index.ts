@@ -22,7 +22,10 @@ export class MessageIndex {
 
   constructor(private readonly options: MessageIndexOptions) {}
 
-  /** Remembers `ref` (replacing an earlier one with the same message id); written soon after. */
+  /**
+   * Remembers `ref`, written soon after. A message id seen before keeps its place in the
+   * conversation's order (its ref is replaced): a reaction to it does not make it the newest.
+   */
   put(ref: MessageRef): void {
     const valid = parseMessageRef(ref);
     this.#pending.set(lookupKey(valid), valid);

@@ -15,6 +15,8 @@ export interface OutboxInsert {
   idempotencyKey: string;
   /** The transcript entry that records this reply (its messageId is filled in when sent). */
   transcriptId?: number;
+  /** The inbox row of the message it answers (`chorus trace`); none for heartbeats. */
+  inboxId?: number;
 }
 
 /** A recorded reply. */
@@ -64,8 +66,8 @@ export class OutboxTable {
   /** Records a reply (in the caller's transaction); resolves with its id. */
   async add(sql: Sql, row: OutboxInsert, now: number): Promise<number> {
     const inserted = await sql.one<{ id: number }>(
-      `INSERT INTO outbox (session_key, channel, account, scope, text, reply_to, idempotency_key, transcript_id, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9) RETURNING id`,
+      `INSERT INTO outbox (session_key, channel, account, scope, text, reply_to, idempotency_key, transcript_id, status, created_at, inbox_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10) RETURNING id`,
       [
         row.sessionKey,
         row.channel,
@@ -76,6 +78,7 @@ export class OutboxTable {
         row.idempotencyKey,
         row.transcriptId ?? null,
         now,
+        row.inboxId ?? null,
       ],
     );
     return inserted?.id as number;
@@ -101,20 +104,27 @@ export class OutboxTable {
   /** The reply reached the platform: its id goes on the row and on the transcript entry, in one transaction. */
   markSent(row: Pick<OutboxRow, "id" | "transcriptId">, platformId: string | undefined, now: number): Promise<void> {
     return this.db.tx(async (sql) => {
-      await sql.run("UPDATE outbox SET status = 'sent', platform_id = $1, sent_at = $2 WHERE id = $3", [
-        platformId ?? null,
-        now,
-        row.id,
-      ]);
+      await sql.run(
+        "UPDATE outbox SET status = 'sent', platform_id = $1, sent_at = $2, attempts = COALESCE(attempts, 0) + 1 WHERE id = $3",
+        [platformId ?? null, now, row.id],
+      );
       if (row.transcriptId !== undefined && platformId !== undefined) {
         await this.transcripts.setMessageId(sql, row.transcriptId, platformId);
       }
     });
   }
 
-  /** Sending failed for good (the error was logged): the row is not sent again. */
-  async markFailed(id: number, now: number): Promise<void> {
-    await this.db.run("UPDATE outbox SET status = 'failed', sent_at = $1 WHERE id = $2", [now, id]);
+  /** Sending failed for good (`error`: its code and message): the row is not sent again. */
+  async markFailed(id: number, now: number, error?: string): Promise<void> {
+    await this.db.run(
+      "UPDATE outbox SET status = 'failed', sent_at = $1, error = $3, attempts = COALESCE(attempts, 0) + 1 WHERE id = $2",
+      [now, id, error ?? null],
+    );
+  }
+
+  /** An attempt that left the row pending (its channel is not running): counted, with its error. */
+  async markWaiting(id: number, error: string): Promise<void> {
+    await this.db.run("UPDATE outbox SET error = $2, attempts = COALESCE(attempts, 0) + 1 WHERE id = $1", [id, error]);
   }
 
   /** Rows by status (tests). */

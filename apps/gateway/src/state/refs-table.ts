@@ -22,12 +22,16 @@ export class RefsTable {
     private readonly perConversation: number,
   ) {}
 
-  /** Remembers refs (a re-put of a message id replaces it and makes it the newest). */
+  /**
+   * Remembers refs. A new message id gets the next `seq`: messages are ordered by when the gateway
+   * first saw them, received or sent. A re-put of a known id (a reaction to it, a completed ref)
+   * replaces its ref and keeps its place: a reaction never makes an old message the newest.
+   */
   async put(sql: Sql, refs: readonly MessageRef[]): Promise<void> {
     for (const ref of refs) {
       await sql.run(
         `INSERT INTO message_refs (channel, account, conversation, message_id, ref, seq) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (channel, account, conversation, message_id) DO UPDATE SET ref = excluded.ref, seq = excluded.seq`,
+         ON CONFLICT (channel, account, conversation, message_id) DO UPDATE SET ref = excluded.ref`,
         [ref.channel, ref.accountId, ref.conversationId, ref.messageId, JSON.stringify(ref), ++this.#seq],
       );
       const conversation = `${ref.channel}\u0000${ref.accountId}\u0000${ref.conversationId}`;

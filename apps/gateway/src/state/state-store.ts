@@ -7,7 +7,7 @@ import { OutboxTable } from "./outbox-table.js";
 import { RefsTable } from "./refs-table.js";
 import { SessionsTable } from "./sessions-table.js";
 import { redactUrl } from "./sql/redact-url.js";
-import { SCHEMA_VERSION, schemaStatements } from "./sql/schema.js";
+import { addedColumns, SCHEMA_VERSION, schemaStatements } from "./sql/schema.js";
 import type { SqlDb } from "./sql/sql.js";
 import { SqliteDb } from "./sql/sqlite-db.js";
 import { TranscriptsTable } from "./transcripts-table.js";
@@ -119,6 +119,7 @@ async function migrate(db: SqlDb): Promise<void> {
     // Several gateways may start at once on one PostgreSQL: one creates the tables, the others wait.
     if (sql.dialect === "postgres") await sql.run("SELECT pg_advisory_xact_lock(7243190001)");
     for (const statement of schemaStatements(sql.dialect)) await sql.run(statement);
+    await addedColumns(sql);
     const row = await sql.one<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'");
     if (row && Number(row.value) > SCHEMA_VERSION) {
       throw new Error(`the state database has schema ${row.value}; this gateway knows ${SCHEMA_VERSION}: upgrade it`);

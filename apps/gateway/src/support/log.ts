@@ -1,31 +1,10 @@
+import { Redactor } from "@chorus/channel-kit";
 import type { Logger as CoreLogger } from "@chorus/core";
-import type { DestinationStream, Logger } from "pino";
+import type { DestinationStream, Logger, LoggerOptions as PinoOptions } from "pino";
+import { redactLogValue } from "./log-redaction.js";
 import { requirePackage } from "./require-package.js";
 
 const { pino } = requirePackage("pino") as typeof import("pino");
-
-/** Keys whose values never reach a log line, wherever they appear. */
-export const REDACTED_PATHS = [
-  "token",
-  "*.token",
-  "*.*.token",
-  "apiKey",
-  "*.apiKey",
-  "*.*.apiKey",
-  "password",
-  "*.password",
-  "*.*.password",
-  "secret",
-  "*.secret",
-  "*.*.secret",
-  "botToken",
-  "*.botToken",
-  "*.*.botToken",
-  "authorization",
-  "*.authorization",
-  "headers.authorization",
-  "req.headers.authorization",
-];
 
 export interface LoggerOptions {
   verbose?: boolean;
@@ -33,6 +12,12 @@ export interface LoggerOptions {
   destination?: DestinationStream;
   /** `json` lines, or `pretty` ones for a person; default from `logFormat()`. */
   format?: LogFormat;
+  /**
+   * Removes secrets by value from every message, field, error and child binding (the gateway's:
+   * built from its config and environment, see `gatewaySecrets`); default one that knows only
+   * secret shapes (bearer headers, passwords in URLs, bot tokens).
+   */
+  redactor?: Redactor;
 }
 
 export type LogFormat = "json" | "pretty";
@@ -47,15 +32,39 @@ export function logFormat(env: NodeJS.ProcessEnv = process.env, isTTY = process.
   return isTTY ? "pretty" : "json";
 }
 
-/** The gateway's one logger (pino), with secrets redacted; JSON lines, or pretty ones on a terminal. */
+/**
+ * The gateway's one logger (pino), with secrets redacted — by key name (`REDACTED_KEYS`) and by
+ * value (`options.redactor`) — from every message, field, error and child binding; JSON lines, or
+ * pretty ones on a terminal.
+ */
 export function createLogger(options: LoggerOptions = {}): Logger & CoreLogger {
   const level = options.verbose ? "debug" : (process.env.CHORUS_LOG_LEVEL ?? "info");
   const destination = options.destination ?? pino.destination(1);
   const format = options.format ?? logFormat();
-  return pino(
-    { level, base: null, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
+  const redactor = options.redactor ?? new Redactor();
+  const logger = pino(
+    { level, base: null, hooks: { logMethod: redactedArguments(redactor) } },
     format === "pretty" ? prettyLines(destination) : destination,
-  ) as Logger & CoreLogger;
+  );
+  // Children inherit this `child` (pino makes them with `Object.create(parent)`): every binding, at any depth.
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings, childOptions) {
+    return child.call(this, redactLogValue(redactor, bindings) as typeof bindings, childOptions);
+  } as Logger["child"];
+  return logger as Logger & CoreLogger;
+}
+
+/**
+ * Pino's hook that passes a line's parts through the redactor before they are serialised: the
+ * message, its interpolated arguments and its fields. Part by part rather than over the written
+ * line: a secret shape's pattern run over a whole JSON line could match across two fields and cut
+ * the line apart.
+ */
+function redactedArguments(redactor: Redactor): NonNullable<NonNullable<PinoOptions["hooks"]>["logMethod"]> {
+  return function (args, method) {
+    const redacted = args.map((arg: unknown) => redactLogValue(redactor, arg));
+    return method.apply(this, redacted as Parameters<typeof method>);
+  };
 }
 
 const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };

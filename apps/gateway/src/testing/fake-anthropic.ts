@@ -1,3 +1,4 @@
+import { anthropicImages } from "./fake-images.js";
 import type { FakeToolCall } from "./fake-openai-wire.js";
 import { createFakeProvider, type FakeProvider, type ProviderWire, sse } from "./fake-provider.js";
 
@@ -24,6 +25,7 @@ export const anthropicWire: ProviderWire = {
       : status === 529
         ? anthropicError("overloaded_error", "Overloaded")
         : anthropicError(status >= 500 ? "api_error" : "invalid_request_error", `HTTP ${status}`),
+  images: anthropicImages,
   answer: (request, reply, serial, stream) => {
     const model = (request as { model: string }).model;
     const blocks = [

@@ -1,3 +1,4 @@
+import { googleImages } from "./fake-images.js";
 import { createFakeProvider, type FakeProvider, type ProviderWire, sse } from "./fake-provider.js";
 
 /**
@@ -31,6 +32,7 @@ export const googleWire: ProviderWire = {
       status === 429 ? "Resource has been exhausted (e.g. check quota)." : `HTTP ${status}`,
       status === 429 ? "RESOURCE_EXHAUSTED" : "INTERNAL",
     ),
+  images: googleImages,
   answer: (_request, reply, _serial, stream) => {
     const parts = [
       ...(reply.text ? [{ text: reply.text }] : []),

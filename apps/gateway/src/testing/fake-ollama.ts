@@ -1,3 +1,4 @@
+import { ollamaImages } from "./fake-images.js";
 import { createFakeProvider, type FakeProvider, type ProviderWire } from "./fake-provider.js";
 
 /** Ollama's native API (`POST /api/chat`, NDJSON when streaming; `GET /api/tags`), no authentication. */
@@ -17,6 +18,7 @@ export const ollamaWire: ProviderWire = {
     }),
   },
   unauthorized: () => undefined,
+  images: ollamaImages,
   error: (status) => ({ error: status === 404 ? 'model "fake" not found, try pulling it first' : `HTTP ${status}` }),
   answer: (request, reply, _serial, stream) => {
     const model = (request as { model: string }).model;

@@ -11,7 +11,7 @@ export interface FakeToolCall {
 /** A message of a chat-completions request, as a client sent it. */
 export interface FakeChatMessage {
   role: "system" | "developer" | "user" | "assistant" | "tool";
-  content?: string | null | { type: string; text?: string }[];
+  content?: string | null | { type: string; text?: string; image_url?: { url: string; detail?: string } }[];
   tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
   tool_call_id?: string;
   [key: string]: unknown;
@@ -183,8 +183,11 @@ export function requestProblems(body: unknown): string[] {
   return problems;
 }
 
-/** The text of a chat-completions request's last user message (what the agent was asked). */
+/** The text of a chat-completions request's last user message (what the agent was asked; its text parts when it has images too). */
 export function lastUserText(request: Pick<FakeChatRequest, "messages"> | undefined): string {
   const content = request?.messages.filter((m) => m.role === "user").at(-1)?.content;
-  return typeof content === "string" ? content : JSON.stringify(content);
+  if (typeof content === "string") return content;
+  if (Array.isArray(content) && content.some((part) => part.type === "text"))
+    return content.map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
+  return JSON.stringify(content);
 }

@@ -6,6 +6,7 @@ import {
   type RequestContext,
   waitFor,
 } from "@chorus/testkit";
+import { type FakeImage, openAIImages } from "./fake-images.js";
 import {
   chatCompletion,
   chatCompletionStream,
@@ -15,6 +16,7 @@ import {
   openAIError,
   requestProblems,
 } from "./fake-openai-wire.js";
+import { stallAfterHeaders } from "./fake-provider.js";
 
 /** One scripted answer of the fake model server, consumed by one chat-completions request. */
 export type FakeReply =
@@ -25,7 +27,9 @@ export type FakeReply =
   /** An HTTP error; `body` defaults to an OpenAI-style error object. */
   | { status: number; body?: unknown; headers?: Record<string, string> }
   /** A 200 answer whose body is exactly this (garbage, truncated JSON, broken SSE). */
-  | { raw: string };
+  | { raw: string }
+  /** A 200 answer's headers (JSON or an event stream, as asked), then nothing until the server closes. */
+  | { stall: true };
 
 /** Options of `createFakeOpenAI`. */
 export interface FakeOpenAIOptions {
@@ -47,6 +51,8 @@ export interface FakeOpenAI {
   readonly server: FakeServer;
   /** The parsed bodies of every `POST /v1/chat/completions`, oldest first. */
   readonly requests: FakeChatRequest[];
+  /** Every image the requests carried (`image_url` data URLs), decoded, oldest first. */
+  readonly images: FakeImage[];
   /** Scripted replies not consumed yet. */
   readonly pending: number;
   /** Queues replies; each chat-completions request consumes the oldest one. */
@@ -99,6 +105,8 @@ export async function createFakeOpenAI(options: FakeOpenAIOptions = {}): Promise
       return { status: 400, json: openAIError(problems.join("; "), "invalid_request_error") };
     }
     const request = body as FakeChatRequest;
+    const seen = openAIImages(request);
+    if ("refusal" in seen) return { status: seen.refusal.status, json: seen.refusal.body };
     options.onRequest?.(request);
     serial += 1;
     return answer(request, queue.shift() ?? { text: defaultText }, serial);
@@ -113,6 +121,12 @@ export async function createFakeOpenAI(options: FakeOpenAIOptions = {}): Promise
     server,
     get requests() {
       return chatRequests();
+    },
+    get images() {
+      return chatRequests().flatMap((body, request) => {
+        const seen = openAIImages(body);
+        return "images" in seen ? seen.images.map((image) => ({ ...image, request })) : [];
+      });
     },
     get pending() {
       return queue.length;
@@ -139,8 +153,9 @@ function answer(request: FakeChatRequest, reply: FakeReply, serial: number): Fak
     return { status: reply.status, headers: { ...reply.headers }, json: reply.body ?? statusError(reply.status) };
   }
   const stream = request.stream === true;
+  const contentType = stream ? "text/event-stream; charset=utf-8" : "application/json; charset=utf-8";
+  if ("stall" in reply) return stallAfterHeaders(contentType);
   if ("raw" in reply) {
-    const contentType = stream ? "text/event-stream; charset=utf-8" : "application/json; charset=utf-8";
     return { status: 200, headers: { "content-type": contentType }, body: reply.raw };
   }
   const completion: FakeCompletion = reply;

@@ -1,8 +1,15 @@
 import { createFakeServer, type FakeResponse, type FakeServer, type RequestContext, waitFor } from "@chorus/testkit";
+import type { FakeImage, ImagesRead } from "./fake-images.js";
 import type { FakeToolCall } from "./fake-openai-wire.js";
 
-/** One scripted answer of a provider fake: text and/or tool calls, or an HTTP error. */
-export type FakeProviderReply = { text?: string; toolCalls?: FakeToolCall[] } | { status: number; body?: unknown };
+/**
+ * One scripted answer of a provider fake: text and/or tool calls, an HTTP error, or a stall (a 200
+ * answer's headers, then nothing until the server closes).
+ */
+export type FakeProviderReply =
+  | { text?: string; toolCalls?: FakeToolCall[] }
+  | { status: number; body?: unknown }
+  | { stall: true };
 
 /** How one provider's wire API looks: its routes, its auth check, its answers. */
 export interface ProviderWire {
@@ -21,6 +28,8 @@ export interface ProviderWire {
     stream: boolean,
   ): FakeResponse;
   error(status: number): unknown;
+  /** The images a model call carries, the provider's way, or its refusal of them. */
+  images(request: unknown): ImagesRead;
 }
 
 /** A fake of one model provider's wire API on 127.0.0.1, scripted reply by reply. */
@@ -32,6 +41,8 @@ export interface FakeProvider {
   readonly requests: Record<string, unknown>[];
   /** Request paths of every model call (Google puts the model and the mode in the path). */
   readonly paths: string[];
+  /** Every image the model calls carried, decoded as the provider decodes them, oldest first. */
+  readonly images: FakeImage[];
   script(...replies: FakeProviderReply[]): void;
   waitForRequests(count: number, timeoutMs?: number): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
@@ -54,10 +65,14 @@ export async function createFakeProvider(
     const refused = denied(ctx);
     if (refused) return refused;
     const request = ctx.json<Record<string, unknown>>();
+    const seen = wire.images(request);
+    if ("refusal" in seen) return { status: seen.refusal.status, json: seen.refusal.body };
     const reply = queue.shift() ?? { text: "ok" };
     serial += 1;
+    const stream = wire.chat.stream(ctx);
     if ("status" in reply) return { status: reply.status, json: reply.body ?? wire.error(reply.status) };
-    return wire.answer(request, reply, serial, wire.chat.stream(ctx));
+    if ("stall" in reply) return stallAfterHeaders(stream ? "text/event-stream" : "application/json");
+    return wire.answer(request, reply, serial, stream);
   });
   await server.start();
   const calls = () => server.requestsTo(wire.chat.method, wire.chat.path);
@@ -70,6 +85,12 @@ export async function createFakeProvider(
     get paths() {
       return calls().map((r) => r.path);
     },
+    get images() {
+      return calls().flatMap((r, request) => {
+        const seen = wire.images(r.body);
+        return "images" in seen ? seen.images.map((image) => ({ ...image, request })) : [];
+      });
+    },
     script: (...replies) => {
       queue.push(...replies);
     },
@@ -80,6 +101,11 @@ export async function createFakeProvider(
       }),
     close: () => server.close(),
   };
+}
+
+/** Headers sent, the body never: a model server that stalls mid-answer. */
+export function stallAfterHeaders(contentType: string): FakeResponse {
+  return { status: 200, headers: { "content-type": contentType, "cache-control": "no-cache" }, stream: () => {} };
 }
 
 /** Server-Sent Events: `event:` (when named) and `data:` lines per event. */

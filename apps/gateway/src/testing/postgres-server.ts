@@ -13,6 +13,10 @@ export interface TestPostgres {
   port: number;
   /** A fresh, empty database on the server; its URL. */
   createDatabase(name: string): Promise<string>;
+  /** Stops the server at once (an immediate shutdown: every connection drops), keeping its data. */
+  pause(): Promise<void>;
+  /** Starts the server again on the same data and port (after `pause`); resolves once it accepts connections. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +80,49 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   ]);
   execFileSync(initdb, initArgs, { stdio: "pipe" });
   const port = await freePort();
+  const url = `postgres://chorus:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  let server = await launch(bin, data, dir, port, url);
+  return {
+    url,
+    password,
+    port,
+    async pause() {
+      server.signal("SIGQUIT");
+      await server.exited;
+      // The postmaster removes its lock file as it exits, after the wrapper (`runuser`) may have.
+      const deadline = Date.now() + 10_000;
+      while (existsSync(join(data, "postmaster.pid")) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    },
+    async resume() {
+      server = await launch(bin, data, dir, port, url);
+    },
+    async createDatabase(name) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, "")}"`);
+      } finally {
+        await client.end();
+      }
+      return url.replace(/\/postgres$/, `/${name}`);
+    },
+    async stop() {
+      server.signal("SIGINT");
+      await server.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A running server process: how to signal it, and when it exited. */
+interface Launched {
+  signal(name: NodeJS.Signals): void;
+  exited: Promise<void>;
+}
+
+/** Starts `postgres` on `data` and `port`; resolves once it accepts connections at `url`. */
+async function launch(bin: string, data: string, dir: string, port: number, url: string): Promise<Launched> {
   const [postgres, args] = asServerUser(join(bin, "postgres"), [
     "-D",
     data,
@@ -92,9 +139,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   ]);
   // Its own process group: stopping it signals the server itself, also when `runuser` stands in between.
   const child: ChildProcess = spawn(postgres, args, { stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const signal = (name: NodeJS.Signals) => {
     try {
-      if (child.pid !== undefined) process.kill(-child.pid, name);
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, name);
     } catch {
       // already gone
     }
@@ -103,14 +151,13 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   child.stderr?.on("data", (chunk: Buffer) => {
     log += chunk.toString();
   });
-  const url = `postgres://chorus:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     const client = new pg.Client({ connectionString: url });
     try {
       await client.connect();
       await client.end();
-      break;
+      return { signal, exited };
     } catch (error) {
       await client.end().catch(() => undefined);
       if (child.exitCode !== null || Date.now() > deadline) {
@@ -120,25 +167,4 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
-    url,
-    password,
-    port,
-    async createDatabase(name) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${name.replace(/"/g, "")}"`);
-      } finally {
-        await client.end();
-      }
-      return url.replace(/\/postgres$/, `/${name}`);
-    },
-    async stop() {
-      if (child.exitCode === null) signal("SIGINT");
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }

@@ -1,6 +1,7 @@
 import type { MessageToolInput, MessageToolSuccess } from "@chorus/core";
 import { describe, expect, it } from "vitest";
 import type { MessageCallOptions, MessageToolCalls, TurnScope } from "../channels/index.js";
+import { forceGc } from "../testing/index.js";
 import { ExternalTurns } from "./external.js";
 
 /** Records each call and the scope it ran in; a send answers with a message id. */
@@ -36,6 +37,17 @@ describe("ExternalTurns: turns of an outside agent", () => {
     // The turn is over: a later call goes out without a turn's scope.
     await turns.execute({ action: "send", channel: "memory", target: "team", text: "more" });
     expect(tools.calls[2]?.scope).toBeUndefined();
+  });
+
+  it("a send of media or a location without text answers the waiting turn too", async () => {
+    const tools = new RecordingTools();
+    const turns = new ExternalTurns(tools);
+    const photo = turns.wait(scope, 60_000, new AbortController().signal);
+    await turns.execute({ action: "send", channel: "memory", target: "team", media: [{ mediaId: "med_1" }] });
+    await expect(photo).resolves.toEqual({ kind: "sent", text: "", messageId: "sent-1" });
+    const pin = turns.wait(scope, 60_000, new AbortController().signal);
+    await turns.execute({ action: "send", channel: "memory", target: "team", location: { latitude: 1, longitude: 2 } });
+    await expect(pin).resolves.toEqual({ kind: "sent", text: "", messageId: "sent-2" });
   });
 
   it("a send to another conversation, channel or account leaves the turn waiting", async () => {
@@ -105,6 +117,30 @@ describe("ExternalTurns: turns of an outside agent", () => {
   it("ends without an answer after its timeout", async () => {
     const turns = new ExternalTurns(new RecordingTools());
     await expect(turns.wait(scope, 5, new AbortController().signal)).resolves.toEqual({ kind: "timeout" });
+  });
+
+  it("ends at its timeout with garbage collected while it waits: nothing but its timer has to hold it", async () => {
+    const gc = forceGc();
+    const turns = new ExternalTurns(new RecordingTools());
+    const collecting = setInterval(gc, 10);
+    try {
+      await expect(turns.wait(scope, 150, new AbortController().signal)).resolves.toEqual({ kind: "timeout" });
+    } finally {
+      clearInterval(collecting);
+    }
+  });
+
+  it("a turn whose signal aborted before it waited ends at once, not at its timeout", async () => {
+    const turns = new ExternalTurns(new RecordingTools());
+    const controller = new AbortController();
+    controller.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise((resolve) => {
+      timer = setTimeout(resolve, 5_000, "still waiting");
+    });
+    const outcome = await Promise.race([turns.wait(scope, 60_000, controller.signal), stuck]);
+    clearTimeout(timer);
+    expect(outcome).toEqual({ kind: "timeout" });
   });
 
   it("a call made inside a turn (the built-in agent's) keeps its own scope", async () => {

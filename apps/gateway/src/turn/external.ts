@@ -43,11 +43,16 @@ export class ExternalTurns implements MessageToolCalls {
 
   constructor(private readonly tools: MessageToolCalls) {}
 
-  /** Waits for the outside agent's answer in `scope`'s conversation to a message received at `since`. */
+  /**
+   * Waits for the outside agent's answer in `scope`'s conversation to a message received at `since`;
+   * ends at `timeoutMs` (a timer, held until then) or when `signal` aborts, whichever comes first.
+   */
   wait(scope: TurnScope, timeoutMs: number, signal: AbortSignal, since?: number): Promise<ExternalOutcome> {
     const key = keyOf(scope.channel, scope.accountId, scope.conversation.id);
     const early = since === undefined ? undefined : this.#takeEarly(scope, since);
     if (early) return Promise.resolve({ kind: "sent", text: early.text, messageId: early.messageId });
+    // An abort that came first would never fire its event: the turn would wait out its whole timeout.
+    if (signal.aborted) return Promise.resolve({ kind: "timeout" });
     return new Promise((resolve) => {
       const waiting: Waiting = {
         scope,
@@ -75,18 +80,19 @@ export class ExternalTurns implements MessageToolCalls {
     const started = Date.now();
     const turn = scope === undefined ? this.#turnFor(input) : undefined;
     const result = await this.tools.execute(input, scope ?? turn?.scope, options);
-    if (result.action === "send" && input.text !== undefined && scope === undefined) {
+    const sent = input.text ?? (input.media !== undefined || input.location !== undefined ? "" : undefined);
+    if (result.action === "send" && sent !== undefined && scope === undefined) {
       // A turn that began waiting while this send was on its way is answered by it too.
       const later = turn ? undefined : this.#turnFor(input);
       const answered = turn ?? (later && (later.since === undefined || later.since <= started) ? later : undefined);
-      if (answered) answered.resolve({ kind: "sent", text: input.text, messageId: result.messageId });
+      if (answered) answered.resolve({ kind: "sent", text: sent, messageId: result.messageId });
       else if (input.channel && input.target) {
         this.#keepEarly({
           channel: input.channel,
           ...(input.account !== undefined ? { account: input.account } : {}),
           target: input.target,
           at: started,
-          text: input.text,
+          text: sent,
           messageId: result.messageId,
         });
       }

@@ -39,9 +39,11 @@ export interface TurnRunnerOptions {
  * of `turn/` (see the gateway README).
  */
 export class TurnRunner {
-  readonly #definitions = new MessageToolDefinitions();
+  readonly #definitions: MessageToolDefinitions;
 
-  constructor(private readonly options: TurnRunnerOptions) {}
+  constructor(private readonly options: TurnRunnerOptions) {
+    this.#definitions = new MessageToolDefinitions(options.config.gateway.publicUrl !== undefined);
+  }
 
   async run(request: TurnRequest): Promise<TurnAnswer> {
     const { config, tools, logger } = this.options;
@@ -102,6 +104,8 @@ export class TurnRunner {
     let failed = false;
     /** The message id of the outside agent's answer, already sent by its own call (provider external). */
     let sentOutside: string | undefined;
+    let modelError: { code: string; message: string } | undefined;
+    const modelStarted = performance.now();
     try {
       reactions?.progress("thinking");
       if (agent.model.provider === "external" && this.options.external) {
@@ -119,6 +123,7 @@ export class TurnRunner {
           system,
           history,
           user: request.userText,
+          images: request.images,
           tool: bindMessageTool({
             definition: this.#definitions.for(entry, reactionLevel),
             tools,
@@ -135,10 +140,12 @@ export class TurnRunner {
       failed = true;
       const failure = toChorusError(error);
       logger.warn({ sessionKey, code: failure.code, err: failure.message }, "the agent could not answer");
+      modelError = { code: failure.code, message: failure.message };
       this.options.failures?.record(agent.id, failure);
       reply = failureNotice(agent.name);
     }
     if (!failed) this.options.failures?.clear(agent.id);
+    const modelMs = performance.now() - modelStarted;
 
     // A shutdown that gave up waiting: nothing is committed, the message is handled again after the restart.
     if (request.signal.aborted) {
@@ -165,6 +172,8 @@ export class TurnRunner {
     const outcome = failed ? "error" : sentOutside !== undefined || !silent ? "done" : "noreply";
     let ended = false;
     return {
+      outcome: outcome === "done" ? "replied" : outcome === "noreply" ? "no-reply" : "error",
+      model: { provider: agent.model.provider, ms: modelMs, ...(modelError ? { error: modelError } : {}) },
       transcript: { sessionId: session.sessionId, entries: record.entries },
       session: rowOf(record.session),
       ...(silent

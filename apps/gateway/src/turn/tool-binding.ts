@@ -1,5 +1,6 @@
 import {
   buildMessageTool,
+  type ChannelCapabilities,
   type MessageToolDefinition,
   type MessageToolInput,
   type MessageToolSuccess,
@@ -14,6 +15,12 @@ import type { TurnTrigger } from "./types.js";
 export class MessageToolDefinitions {
   readonly #byEntry = new WeakMap<ChannelEntry, Map<ReactionLevel, MessageToolDefinition>>();
 
+  /**
+   * `mediaLinks`: whether the gateway can link to a medium (`gateway.publicUrl` is set). A channel
+   * that sends media only as links (Nextcloud Talk) offers no `media` without them.
+   */
+  constructor(private readonly mediaLinks = true) {}
+
   /** Core's tool for this channel at its resolved `reactionLevel` (DESIGN §2.5). */
   for(entry: ChannelEntry, level: ReactionLevel): MessageToolDefinition {
     let byLevel = this.#byEntry.get(entry);
@@ -24,7 +31,7 @@ export class MessageToolDefinitions {
     let definition = byLevel.get(level);
     if (!definition) {
       definition = buildMessageTool({
-        capabilities: entry.plugin.capabilities,
+        capabilities: offeredCapabilities(entry.capabilities, this.mediaLinks),
         reactionLevel: level,
         channel: entry.plugin.label,
         ...(entry.plugin.vocabulary ? { vocabulary: entry.plugin.vocabulary } : {}),
@@ -33,6 +40,13 @@ export class MessageToolDefinitions {
     }
     return definition;
   }
+}
+
+/** A link-only channel without links to make sends no media: its tool shows none. */
+function offeredCapabilities(capabilities: ChannelCapabilities, mediaLinks: boolean): ChannelCapabilities {
+  if (mediaLinks || !capabilities.media?.linkOnly) return capabilities;
+  const { media: _linksOnly, ...rest } = capabilities;
+  return rest;
 }
 
 export interface ToolBindingInput {

@@ -70,6 +70,38 @@ describe("recordTurn", () => {
     expect(second.session.settings).toEqual({ verbose: true, groupIntroduced: true });
   });
 
+  it("keeps a message call's media without their inline bytes, so history never sends them again", () => {
+    const session = store.ensure(KEY, {
+      agentId: "main",
+      channel: "telegram",
+      accountId: "default",
+      conversationId: "-100",
+      chatType: "group",
+    });
+    const data = Buffer.alloc(3000, 7).toString("base64");
+    const input = { action: "send", media: [{ data, filename: "chart.png" }, { mediaId: "med_1" }] };
+    const { entries } = recordTurn({
+      store,
+      session,
+      userText: "chart please",
+      trigger,
+      result: {
+        text: "",
+        toolCalls: [{ id: "c1", name: "message", input, output: { ok: true } }],
+        steps: 1,
+        finishReason: "stop",
+      },
+      reply: "here",
+      introduced: false,
+    });
+    const tool = entries.find((e) => e.role === "tool");
+    expect(tool?.input).toEqual({
+      action: "send",
+      media: [{ data: "[inline data, 3000 bytes, not kept]", filename: "chart.png" }, { mediaId: "med_1" }],
+    });
+    expect(JSON.stringify(entries)).not.toContain(data.slice(0, 40));
+  });
+
   it("refuses a session deleted while its turn ran, naming it", () => {
     const session = store.ensure(KEY, {
       agentId: "main",

@@ -75,7 +75,7 @@ export function recordTurn(turn: FinishedTurn): TurnRecord {
         content: "",
         name: "message",
         toolCallId: call.id,
-        input: call.input,
+        input: withoutInlineData(call.input),
         output: call.output,
         turnId,
       }),
@@ -88,4 +88,24 @@ export function recordTurn(turn: FinishedTurn): TurnRecord {
   const settings = turn.introduced ? withSettings(current.settings, INTRODUCED) : current.settings;
   // An entry of the store is a checked one; one turn more and a new time keep it so (no second check per turn).
   return { entries, session: copyWith(current, { turns: current.turns + 1, updatedAt: at, settings }) };
+}
+
+/**
+ * A `message` call as the transcript keeps it: a medium given inline (`data`, up to 512 KiB of
+ * base64) is replaced by its size, so history never sends those bytes to the model again.
+ */
+function withoutInlineData(input: unknown): unknown {
+  const media = (input as { media?: unknown } | null)?.media;
+  if (!Array.isArray(media)) return input;
+  return {
+    ...(input as Record<string, unknown>),
+    media: media.map((item: unknown) => {
+      const data = (item as { data?: unknown } | null)?.data;
+      if (typeof data !== "string") return item;
+      return {
+        ...(item as Record<string, unknown>),
+        data: `[inline data, ${Math.floor((data.length * 3) / 4)} bytes, not kept]`,
+      };
+    }),
+  };
 }

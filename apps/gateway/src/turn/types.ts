@@ -3,6 +3,7 @@ import type { ChannelEntry, TurnScope } from "../channels/index.js";
 import type { ResolvedAgent } from "../config/index.js";
 import type { SessionInit, TranscriptEntry } from "../sessions/index.js";
 import type { SessionRow, Sql } from "../state/index.js";
+import type { MessageImage } from "../understand/index.js";
 
 /** The message that triggered a turn (absent for heartbeats). */
 export interface TurnTrigger {
@@ -18,8 +19,10 @@ export interface TurnRequest {
   init: SessionInit;
   conversation: Conversation;
   trigger?: TurnTrigger;
-  /** What the model receives as the user message (the group batch, or the DM text). */
+  /** What the model receives as the user message (the group batch, or the DM text), a line per attachment in it. */
   userText: string;
+  /** The current message's photos as image input (a model that takes images); the transcript keeps their lines. */
+  images?: readonly MessageImage[] | undefined;
   /** The bot was mentioned (or it is a DM): typing and ack scope depend on it. */
   mentioned: boolean;
   /** The group introduction for the system prompt (first turn, after /activation). */
@@ -41,6 +44,10 @@ export interface ReplyDraft {
 
 /** What a turn leaves for its commit, and what it still does around the reply's delivery. */
 export interface TurnAnswer {
+  /** The agent answered, stayed silent (or an outside agent answered itself), or its model failed (the notice is the reply). */
+  outcome: "replied" | "no-reply" | "error";
+  /** The model's part: its provider, its time (ms; an outside agent's wait), and its error when it failed. */
+  model: { provider: string; ms: number; error?: { code: string; message: string } };
   transcript: { sessionId: string; entries: readonly TranscriptEntry[] };
   /** The session's entry after the turn. */
   session: SessionRow;

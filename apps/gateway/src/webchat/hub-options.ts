@@ -1,4 +1,6 @@
-import { type ChannelStore, ChorusError, type Logger } from "@chorus/core";
+import { type ChannelStore, ChorusError, type GeoLocation, type Logger } from "@chorus/core";
+import type { WebchatMedium } from "./types.js";
+import type { Uploads } from "./uploads.js";
 
 export interface WebchatHubOptions {
   /** Where people, rooms, messages and reactions are kept (the channel's `ctx.store`); without it nothing survives a restart. */
@@ -12,6 +14,10 @@ export interface WebchatHubOptions {
   logger?: Logger;
   /** How long changes are collected before they are written to the store; default 50 ms. */
   persistDelayMs?: number;
+  /** Files people upload for their messages; without it messages carry no media from people. */
+  uploads?: Uploads;
+  /** Told the media of messages no longer kept (dropped beyond `historyLimit`), to delete their files. */
+  mediaDropped?: (ids: readonly string[]) => void;
 }
 
 export interface PostOptions {
@@ -19,6 +25,10 @@ export interface PostOptions {
   replyTo?: string;
   /** User ids to mention in addition to the `@Name`s in the text. */
   mentions?: readonly string[];
+  /** Media the message carries (its text may then be empty). */
+  media?: readonly WebchatMedium[];
+  /** A place the message shares as a pin (its text may then be empty). */
+  location?: GeoLocation;
 }
 
 /** Messages a room keeps unless configured otherwise. */

@@ -14,8 +14,10 @@ import {
   type ReactionChange,
   type ReactionView,
   type RoomInfo,
+  type WebchatMedium,
   type WebchatUser,
 } from "./types.js";
+import type { Uploads } from "./uploads.js";
 import { checkText, cleanName, webchatEmoji } from "./validate.js";
 
 /**
@@ -30,6 +32,9 @@ export class WebchatHub {
   readonly #logger: Logger;
   #title: string;
   readonly #historyLimit: number;
+  readonly #mediaDropped: ((ids: readonly string[]) => void) | undefined;
+  /** Files people upload for their messages (`SocketSession` claims them), where the hub keeps media. */
+  readonly uploads: Uploads | undefined;
 
   /** A hub with nothing in it yet; one without `store` keeps nothing across restarts. */
   constructor(options: WebchatHubOptions = {}) {
@@ -37,6 +42,8 @@ export class WebchatHub {
     this.#model = new WebchatModel(cleanName(options.botName ?? "Chorus"));
     this.#title = options.title ?? "Chorus";
     this.#historyLimit = checkLimit(options.historyLimit ?? DEFAULT_HISTORY_LIMIT);
+    this.#mediaDropped = options.mediaDropped;
+    this.uploads = options.uploads;
     this.#saved = options.store
       ? new HubStore(options.store, this.#model, {
           logger: this.#logger,
@@ -51,6 +58,7 @@ export class WebchatHub {
     const hub = new WebchatHub(options);
     const dropped = await restoreModel(options.store, hub.#model, hub.#historyLimit, hub.#logger);
     for (const message of dropped) hub.#saved?.message(message);
+    hub.#dropMedia(dropped);
     return hub;
   }
 
@@ -142,12 +150,19 @@ export class WebchatHub {
   /** Writes a message into a room as `senderId` (the bot, or a member). */
   post(roomId: string, senderId: string, text: string, options: PostOptions = {}): ChatMessageView {
     const room = this.#model.requireMemberRoom(roomId, senderId);
-    const record = this.#model.newMessage(room, senderId, checkText(text), options);
+    const carriesMore = (options.media?.length ?? 0) > 0 || options.location !== undefined;
+    const record = this.#model.newMessage(room, senderId, checkText(text, carriesMore), options);
     const dropped = this.#model.addMessage(room, record, this.#historyLimit);
     const view = this.#model.messageView(record);
     this.#emit({ type: "message", message: view });
     for (const message of [record, ...dropped]) this.#saved?.message(message);
+    this.#dropMedia(dropped);
     return view;
+  }
+
+  /** A medium of a kept message, by id. */
+  medium(id: string): WebchatMedium | undefined {
+    return this.#model.media.get(id);
   }
 
   /** A message by id while it is kept, or undefined. */
@@ -236,6 +251,11 @@ export class WebchatHub {
     const reactions = this.#model.reactionsView(message);
     this.#emit({ type: "reactions", room: message.room, messageId: message.id, reactions, changes });
     this.#saved?.reactions(message);
+  }
+
+  #dropMedia(messages: readonly MessageRecord[]): void {
+    const ids = messages.flatMap((message) => (message.media ?? []).map((medium) => medium.id));
+    if (ids.length > 0) this.#mediaDropped?.(ids);
   }
 
   #emit(event: HubEvent): void {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  type Attachment,
   type Conversation,
   type InboundEvent,
   type MessageRef,
@@ -46,6 +47,7 @@ export function toInboundEvents(event: HubEvent, hub: WebchatHub, scope: RefScop
               },
             }
           : {}),
+        ...(message.attachments || message.location ? { attachments: attachmentsOf(message) } : {}),
         ref: webchatRef(message, scope),
         timestamp: message.ts,
       },
@@ -68,6 +70,23 @@ export function toInboundEvents(event: HubEvent, hub: WebchatHub, scope: RefScop
     actor: participant(hub.user(change.userId) ?? { id: change.userId, name: change.userId }),
     timestamp,
   }));
+}
+
+/** A message's media as attachments (`source`: the medium's id, what `download` reads), then its pin. */
+function attachmentsOf(message: ChatMessageView): Attachment[] {
+  const media = (message.attachments ?? []).map(
+    (medium): Attachment => ({
+      kind: medium.kind,
+      mime: medium.mime,
+      size: medium.size,
+      filename: medium.filename,
+      ...(medium.width !== undefined && medium.height !== undefined
+        ? { width: medium.width, height: medium.height }
+        : {}),
+      source: medium.id,
+    }),
+  );
+  return message.location ? [...media, { kind: "location", location: message.location }] : media;
 }
 
 function conversationOf(hub: WebchatHub, roomId: string): Conversation {

@@ -1,5 +1,6 @@
 // The built-in webchat channel: its hub (rooms, people, messages, reactions, kept in the channel's
-// store), the plugin that builds it from its context, and the page and socket the gateway serves it on.
+// store; media as files in its state dir), the plugin that builds it from its context, and the page,
+// socket and routes (uploads, media) the gateway serves it on.
 export { type WebchatConfig, webchatConfigSchema } from "./config.js";
 export { WebchatHub } from "./hub.js";
 export type { PostOptions, WebchatHubOptions } from "./hub-options.js";
@@ -14,7 +15,7 @@ export {
   webchatPage,
   webchatPageCsp,
 } from "./page.js";
-export { createWebchatPlugin, WEBCHAT_CAPABILITIES, WEBCHAT_CHANNEL_ID } from "./plugin.js";
+export { createWebchatPlugin, WEBCHAT_CAPABILITIES, WEBCHAT_CHANNEL_ID, WEBCHAT_MEDIA } from "./plugin.js";
 export {
   type ClientFrame,
   type ClientFrameType,
@@ -32,10 +33,12 @@ export {
   type ChatMessageView,
   type HubEvent,
   type HubListener,
+  type MediumView,
   type ReactionChange,
   type ReactionView,
   type ReplyView,
   type RoomInfo,
+  type WebchatMedium,
   type WebchatUser,
 } from "./types.js";
 export { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH, webchatEmoji } from "./validate.js";

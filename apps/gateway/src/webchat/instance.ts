@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import {
   type ChannelContext,
   type ChannelInstance,
@@ -8,37 +9,60 @@ import {
   type ReactionSummary,
   type ReactResult,
   type RefScope,
-  splitText,
 } from "@chorus/core";
 import type { WebchatConfig } from "./config.js";
 import { WebchatHub } from "./hub.js";
 import { webchatRef } from "./inbound.js";
 import { importLegacyState } from "./legacy-state.js";
+import { createWebchatDownload } from "./media.js";
+import { MediaFiles } from "./media-files.js";
+import { registerMediaRoutes } from "./media-routes.js";
+import { createWebchatOutbound } from "./outbound.js";
 import { createWebchatReceiver } from "./receive.js";
 import type { WebchatSite } from "./site.js";
 import { BOT_ID, type ChatMessageView, WEBCHAT_CHANNEL_ID } from "./types.js";
-import { MAX_MESSAGE_LENGTH, webchatEmoji } from "./validate.js";
+import { Uploads } from "./uploads.js";
+import { webchatEmoji } from "./validate.js";
 
 /**
  * One running webchat: a hub with what `ctx.store` kept (an older version's `webchat.json`
- * imported into it first), served on `site` from `start` to `stop`.
+ * imported into it first), served on `site` from `start` to `stop`; its media are files in
+ * `<stateDir>/media`, uploaded and served by its routes.
  */
 export async function createWebchatInstance(
   site: WebchatSite,
   ctx: ChannelContext<WebchatConfig>,
 ): Promise<ChannelInstance> {
   await importLegacyState(ctx.store, ctx.logger, ctx.stateDir);
+  const files = new MediaFiles(join(ctx.stateDir, "media"));
+  await files.ready();
+  const uploads = new Uploads(files);
+  const forget = (ids: readonly string[]) =>
+    void Promise.all(ids.map((id) => files.remove(id))).catch((error: unknown) =>
+      ctx.logger.warn({ err: error }, "webchat: could not delete the media of messages no longer kept"),
+    );
   const hub = await WebchatHub.load({
     store: ctx.store,
     logger: ctx.logger,
     botName: ctx.config.botName ?? site.botName,
+    uploads,
+    mediaDropped: forget,
     ...(ctx.config.title !== undefined ? { title: ctx.config.title } : {}),
     ...(ctx.config.keepMessages !== undefined ? { historyLimit: ctx.config.keepMessages } : {}),
   });
+  // Uploads never sent and media whose messages went while the webchat was not running.
+  await files.sweep((id) => hub.medium(id) !== undefined);
   const scope: RefScope = { channel: WEBCHAT_CHANNEL_ID, accountId: ctx.accountId, botId: BOT_ID };
   const receiver = createWebchatReceiver(hub, ctx, scope);
   let unsubscribe: (() => void) | undefined;
   let state: ChannelStatus["state"] = "stopped";
+  registerMediaRoutes(ctx.http, {
+    site,
+    uploads,
+    files,
+    medium: (id) => (site.hub === hub ? hub.medium(id) : undefined),
+    logger: ctx.logger,
+  });
 
   const messageAt = (ref: Pick<MessageRef, "conversationId" | "messageId">): ChatMessageView => {
     const message = hub.message(ref.messageId);
@@ -66,20 +90,8 @@ export async function createWebchatInstance(
       state = "stopped";
       await hub.flush();
     },
-    async send(conversation, message) {
-      const replyTo = message.replyTo?.messageId;
-      // A reply target that aged out of the room's history is dropped, not the reply.
-      const replyKept = replyTo !== undefined && hub.message(replyTo)?.room === conversation.id;
-      let first: MessageRef | undefined;
-      for (const [index, text] of splitText(message.text, MAX_MESSAGE_LENGTH).entries()) {
-        const posted = hub.post(conversation.id, BOT_ID, text, {
-          ...(index === 0 && replyKept ? { replyTo } : {}),
-          ...(index === 0 && message.mentions ? { mentions: message.mentions } : {}),
-        });
-        first ??= webchatRef(posted, scope);
-      }
-      return first as MessageRef;
-    },
+    send: createWebchatOutbound(hub, files, scope),
+    download: createWebchatDownload(files),
     async react(ref, intent) {
       return executeIntent(hub, messageAt(ref).id, intent);
     },

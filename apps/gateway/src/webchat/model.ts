@@ -1,10 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { ChorusError } from "@chorus/core";
+import { ChorusError, type GeoLocation } from "@chorus/core";
 import type { PostOptions } from "./hub-options.js";
+import { mediaUrl } from "./media-paths.js";
 import { findMentions } from "./mentions.js";
 import { directRoomId, LOBBY, roomKind } from "./rooms.js";
 import type { StoredMessage, StoredReactions } from "./stored.js";
-import { BOT_ID, type ChatMessageView, type ReactionView, type RoomInfo, type WebchatUser } from "./types.js";
+import {
+  BOT_ID,
+  type ChatMessageView,
+  type ReactionView,
+  type RoomInfo,
+  type WebchatMedium,
+  type WebchatUser,
+} from "./types.js";
+import { placeOf } from "./validate.js";
 
 /** A message as the hub keeps it; reactions are emoji → user ids, both in insertion order. */
 export interface MessageRecord {
@@ -19,6 +28,8 @@ export interface MessageRecord {
   readonly replyTo?: string;
   readonly mentions: readonly string[];
   readonly reactions: Map<string, string[]>;
+  readonly media?: readonly WebchatMedium[];
+  readonly location?: GeoLocation;
 }
 
 export interface RoomRecord {
@@ -37,6 +48,8 @@ export class WebchatModel {
   readonly users = new Map<string, WebchatUser>();
   readonly rooms = new Map<string, RoomRecord>();
   readonly #messages = new Map<string, MessageRecord>();
+  /** The media of kept messages by id. */
+  readonly media = new Map<string, WebchatMedium>();
   bot: WebchatUser;
 
   constructor(botName: string) {
@@ -131,6 +144,8 @@ export class WebchatModel {
       ...(options.replyTo !== undefined ? { replyTo: options.replyTo } : {}),
       mentions: [...new Set([...named, ...explicit])].filter((id) => id !== senderId),
       reactions: new Map(),
+      ...(options.media && options.media.length > 0 ? { media: [...options.media] } : {}),
+      ...(options.location ? { location: options.location } : {}),
     };
   }
 
@@ -139,6 +154,7 @@ export class WebchatModel {
     room.messages.push(message);
     room.nextSeq = Math.max(room.nextSeq, message.seq + 1);
     this.#messages.set(message.id, message);
+    for (const medium of message.media ?? []) this.media.set(medium.id, medium);
     return this.trim(room, max);
   }
 
@@ -147,7 +163,10 @@ export class WebchatModel {
     const excess = room.messages.length - max;
     if (excess <= 0) return [];
     const dropped = room.messages.splice(0, excess);
-    for (const message of dropped) this.#messages.delete(message.id);
+    for (const message of dropped) {
+      this.#messages.delete(message.id);
+      for (const medium of message.media ?? []) this.media.delete(medium.id);
+    }
     return dropped;
   }
 
@@ -174,12 +193,16 @@ export class WebchatModel {
             replyTo: {
               id: replied.id,
               sender: this.#userOr(replied.senderId, replied.senderName),
-              text: replied.text.slice(0, REPLY_SNIPPET),
+              text: gistOf(replied).slice(0, REPLY_SNIPPET),
             },
           }
         : {}),
       mentions: message.mentions.map((id) => this.#userOr(id, id)),
       reactions: this.reactionsView(message),
+      ...(message.media
+        ? { attachments: message.media.map((medium) => ({ ...medium, url: mediaUrl(medium.id) })) }
+        : {}),
+      ...(message.location ? { location: message.location } : {}),
     };
   }
 
@@ -195,6 +218,15 @@ export class WebchatModel {
   }
 }
 
+/** What a reply quotes of a message: its text, else the names of its media, else its place. */
+function gistOf(message: MessageRecord): string {
+  if (message.text.trim() !== "") return message.text;
+  const named = (message.media ?? []).map((medium) => medium.filename);
+  if (message.location)
+    named.push(`📍 ${message.location.name ?? `${message.location.latitude}, ${message.location.longitude}`}`);
+  return named.join(", ");
+}
+
 /** A message as the store keeps it (its reactions apart). */
 export function storedMessageOf(message: MessageRecord): StoredMessage {
   return {
@@ -205,6 +237,8 @@ export function storedMessageOf(message: MessageRecord): StoredMessage {
     ts: message.ts,
     ...(message.replyTo !== undefined ? { replyTo: message.replyTo } : {}),
     mentions: [...message.mentions],
+    ...(message.media ? { media: message.media.map((medium) => ({ ...medium })) } : {}),
+    ...(message.location ? { location: { ...message.location } } : {}),
   };
 }
 
@@ -231,5 +265,7 @@ export function messageRecord(
     ...(stored.replyTo !== undefined ? { replyTo: stored.replyTo } : {}),
     mentions: stored.mentions,
     reactions: new Map(reactions.filter(([, users]) => users.length > 0).map(([e, u]) => [e, [...new Set(u)]])),
+    ...(stored.media && stored.media.length > 0 ? { media: stored.media as WebchatMedium[] } : {}),
+    ...(stored.location ? { location: placeOf(stored.location) } : {}),
   };
 }

@@ -25,7 +25,7 @@ describe("webchatPage", () => {
       expect(html).toContain(`data-testid="${id}"`);
     }
     expect(html).toContain('<label for="composer"');
-    expect(html).toContain('<label for="name-input">Your name</label>');
+    expect(html).toContain('<label for="name-input" id="name-label">Your name</label>');
     expect(html).toContain('role="log"');
     expect(html).toContain('<meta name="webchat-socket" content="/webchat/ws">');
     expect(webchatPage({ title: "x", socketPath: "/chat/ws" }, assets)).toContain('content="/chat/ws"');

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChorusError } from "@chorus/core";
 import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
+import { WEBCHAT_HOOKS } from "./media-paths.js";
 import { WEBCHAT_SOCKET_PATH } from "./socket.js";
 
 export interface WebchatPageOptions {
@@ -50,6 +51,7 @@ export function webchatPage(options: WebchatPageOptions, assets: WebchatPageAsse
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="data:,">
 <meta name="webchat-socket" content="${socketPath}">
+<meta name="webchat-hooks" content="${WEBCHAT_HOOKS}">
 <title>${title}</title>
 <style>${assets.style}</style>
 </head>
@@ -59,10 +61,14 @@ export function webchatPage(options: WebchatPageOptions, assets: WebchatPageAsse
   <span id="status" role="status" data-testid="status">Connecting…</span>
   <span id="me" data-testid="me"></span>
 </header>
-<div class="layout">
+<div class="layout" id="layout">
   <nav class="rooms" aria-label="Rooms">
     <h2>Rooms</h2>
-    <ul id="room-list"></ul>
+    <div class="strip" data-testid="room-strip">
+      <ul id="room-list" data-testid="room-list"></ul>
+      <button type="button" id="rooms-back" class="strip-more strip-back" data-testid="rooms-back" aria-label="Scroll to earlier rooms" hidden>‹</button>
+      <button type="button" id="rooms-on" class="strip-more strip-on" data-testid="rooms-more" aria-label="Scroll to more rooms" hidden>›</button>
+    </div>
     <form id="join-form">
       <label for="join-input">Join or create a room</label>
       <input id="join-input" data-testid="join-input" autocomplete="off" maxlength="40" placeholder="team-chat" required>
@@ -80,20 +86,24 @@ export function webchatPage(options: WebchatPageOptions, assets: WebchatPageAsse
       <span id="reply-text"></span>
       <button type="button" id="reply-cancel" aria-label="Cancel reply">×</button>
     </div>
+    <ul id="tray" class="tray" aria-label="Files to send" data-testid="tray" hidden></ul>
     <form id="composer-form" class="composer">
+      <button type="button" id="attach" class="attach" data-testid="attach" aria-label="Attach files" title="Attach files (or paste or drop them here)"></button>
+      <input type="file" id="attach-input" data-testid="attach-input" multiple hidden>
       <label for="composer" class="visually-hidden">Message</label>
       <textarea id="composer" data-testid="composer" rows="2" maxlength="8000" placeholder="Write a message… (@Name to mention)"></textarea>
-      <button type="submit" data-testid="send">Send</button>
+      <button type="submit" id="send" data-testid="send">Send</button>
     </form>
   </main>
 </div>
 <div id="name-overlay" class="overlay" hidden>
-  <form id="name-form" class="name-box" role="dialog" aria-modal="true" aria-labelledby="name-title">
+  <form id="name-form" class="name-box" role="dialog" aria-modal="true" aria-labelledby="name-title" aria-describedby="name-note">
     <h2 id="name-title">Welcome</h2>
-    <label for="name-input">Your name</label>
+    <p id="name-note" class="note" data-testid="name-note" hidden></p>
+    <label for="name-input" id="name-label">Your name</label>
     <input id="name-input" data-testid="name-input" maxlength="40" autocomplete="nickname" required>
     <p id="name-error" class="error" role="alert"></p>
-    <button type="submit" data-testid="name-submit">Start chatting</button>
+    <button type="submit" id="name-submit" data-testid="name-submit">Start chatting</button>
   </form>
 </div>
 <p id="toast" class="toast" role="alert" data-testid="error" hidden></p>
@@ -104,8 +114,8 @@ export function webchatPage(options: WebchatPageOptions, assets: WebchatPageAsse
 }
 
 /**
- * A Content-Security-Policy for the page: only its own inline script and style (by hash) and
- * WebSocket/HTTP connections to the same origin.
+ * A Content-Security-Policy for the page: only its own inline script and style (by hash),
+ * WebSocket/HTTP connections to the same origin, and pictures, audio and video from it.
  */
 export function webchatPageCsp(assets: WebchatPageAssets = builtPageAssets()): string {
   return [
@@ -113,7 +123,9 @@ export function webchatPageCsp(assets: WebchatPageAssets = builtPageAssets()): s
     `script-src '${sha256(assets.script)}'`,
     `style-src '${sha256(assets.style)}'`,
     "connect-src 'self'",
-    "img-src 'self' data:",
+    // Media the webchat serves itself; `blob:` for previews of files about to be uploaded.
+    "img-src 'self' data: blob:",
+    "media-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

@@ -1,9 +1,19 @@
+import { mkdtempSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describeChannelContract } from "@chorus/testkit/vitest";
 import type { WebchatHub } from "./hub.js";
 import { createWebchatPlugin } from "./plugin.js";
 import { WebchatSite } from "./site.js";
+import { uploadOverHttp } from "./support.test.util.js";
+import { BOT_ID } from "./types.js";
 
 const site = new WebchatSite({ botName: "Chorus" });
+/** The token the webchat's routes admit (the socket's, in the gateway). */
+const TOKEN = "contract-webchat-token-0123456789";
+/** The instance's state dir: its media are files in `media/` there. */
+const stateDir = mkdtempSync(join(tmpdir(), "chorus-webchat-contract-"));
 let adaId: string | undefined;
 
 /** The running instance's hub (a new one after each restart, with what the store kept). */
@@ -24,13 +34,15 @@ function ada(): string {
 
 describeChannelContract("webchat: the whole channel contract", {
   plugin: createWebchatPlugin(site),
+  stateDir,
   async setup() {
+    site.useToken(TOKEN);
     return {
       config: { botName: "Chorus" },
       conversation: { id: "lobby" },
       inProcess:
         "the webchat's platform is the hub its instance builds (its state in ctx.store); browsers reach it over the gateway's WebSocket (tested in socket.test.ts)",
-      secrets: [],
+      secrets: [TOKEN],
       botReactions: (ref) => hub().botReactions(ref.messageId),
       addForeignReaction: (ref, emoji) => {
         hub().react(ref.messageId, ada(), emoji, true);
@@ -38,6 +50,53 @@ describeChannelContract("webchat: the whole channel contract", {
       foreignReactions: (ref) => hub().reactionsBy(ref.messageId, ada()),
       userSends: (text) => {
         hub().post("lobby", ada(), text);
+      },
+      // Its routes (uploads, media) take the socket's token: a request with another one is refused.
+      async forgeWebhook(hooksUrl, text) {
+        const bytes = new TextEncoder().encode(text);
+        const answer = await uploadOverHttp(hooksUrl, "forged-token-0123456789", { bytes, filename: "forged.txt" });
+        return answer.status;
+      },
+      // An upload description that is not JSON: answered 400 and logged.
+      async deliverUnparseable(hooksUrl) {
+        await fetch(`${hooksUrl}/hooks/webchat/upload`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+          body: "{not json",
+        });
+      },
+      media: {
+        async sentMessage(ref) {
+          const message = hub().message(ref.messageId);
+          if (!message) throw new Error(`the hub keeps no message ${ref.messageId}`);
+          const media = await Promise.all(
+            (message.attachments ?? []).map(async (medium) => ({
+              kind: medium.kind,
+              bytes: new Uint8Array(await readFile(join(stateDir, "media", medium.id))),
+              filename: medium.filename,
+            })),
+          );
+          return { media, text: message.text, ...(message.location ? { location: message.location } : {}) };
+        },
+        botMessageCount: () =>
+          hub()
+            .messagesIn("lobby")
+            .filter((message) => message.sender.id === BOT_ID).length,
+        async userSendsMedium(sample, hooksUrl) {
+          const from = ada();
+          if (sample.location) {
+            hub().post("lobby", from, sample.caption ?? "", { location: sample.location });
+            return;
+          }
+          const bytes = sample.bytes ?? new Uint8Array();
+          const filename = sample.filename ?? `${sample.kind}.bin`;
+          const upload = { bytes, filename, kind: sample.kind, ...(sample.mime ? { mime: sample.mime } : {}) };
+          const answer = await uploadOverHttp(hooksUrl, TOKEN, upload);
+          if (!answer.ok) throw new Error(`the upload was refused: ${answer.status} ${answer.error.message}`);
+          const media = hub().uploads?.claim([answer.id]) ?? [];
+          hub().post("lobby", from, sample.caption ?? "", { media });
+        },
+        bytesServed: () => hub().uploads?.files.bytesRead ?? 0,
       },
     };
   },

@@ -1,13 +1,38 @@
-import { CHORUS_API_VERSION, type ChannelCapabilities, type ChannelPlugin, defineChannel } from "@chorus/core";
+import {
+  CHORUS_API_VERSION,
+  type ChannelCapabilities,
+  type ChannelPlugin,
+  defineChannel,
+  type MediaCapabilities,
+} from "@chorus/core";
 import { type WebchatConfig, webchatConfigSchema } from "./config.js";
 import { createWebchatInstance } from "./instance.js";
+import { MAX_ATTACHMENTS, MAX_MEDIUM_BYTES, UPLOAD_KINDS } from "./media-kinds.js";
 import { WebchatSite } from "./site.js";
 import { WEBCHAT_CHANNEL_ID } from "./types.js";
 import { MAX_MESSAGE_LENGTH } from "./validate.js";
 
 export { WEBCHAT_CHANNEL_ID };
 
-/** What the webchat can do: several reactions per person, clear and list, typing, replies. */
+/**
+ * Media both ways (DESIGN §2.6): every kind, shown in the page (pictures inline, audio and video
+ * with players, other files to download, a location as a pin with a map link), a caption as the
+ * message's text, ten items a message. The webchat's "platform" is this gateway: a medium is a file
+ * in the channel's state dir that the page uploads and loads over the gateway's own HTTP, so no
+ * platform sets a limit. It takes 25 MiB an item, the gateway's default `media.maxBytes`: what the
+ * gateway's store takes by default the webchat shows and accepts, and the state dir holds at most
+ * that much per kept message (a larger `media.maxBytes` does not raise it).
+ */
+export const WEBCHAT_MEDIA: MediaCapabilities = Object.freeze<MediaCapabilities>({
+  send: [...UPLOAD_KINDS, "location"],
+  receive: [...UPLOAD_KINDS, "location"],
+  maxSendBytes: MAX_MEDIUM_BYTES,
+  maxReceiveBytes: MAX_MEDIUM_BYTES,
+  caption: true,
+  perMessage: MAX_ATTACHMENTS,
+});
+
+/** What the webchat can do: several reactions per person, clear and list, typing, replies, media. */
 export const WEBCHAT_CAPABILITIES: ChannelCapabilities = Object.freeze<ChannelCapabilities>({
   chatTypes: ["direct", "group"],
   reactions: { clearAll: true, singleSlot: false, tapbackOnly: false, addOnly: false, list: true },
@@ -16,6 +41,7 @@ export const WEBCHAT_CAPABILITIES: ChannelCapabilities = Object.freeze<ChannelCa
   replies: true,
   threads: false,
   maxTextLength: MAX_MESSAGE_LENGTH,
+  media: WEBCHAT_MEDIA,
 });
 
 /**

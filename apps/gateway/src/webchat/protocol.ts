@@ -1,5 +1,6 @@
 import { ChorusError, type ErrorCode, MAX_EMOJI_LENGTH } from "@chorus/core";
 import { z } from "zod";
+import { MAX_ATTACHMENTS } from "./media-kinds.js";
 import type { ChatMessageView, ReactionView, RoomInfo, WebchatUser } from "./types.js";
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from "./validate.js";
 
@@ -19,14 +20,37 @@ const helloFrame = z
 
 const joinFrame = z.object({ type: z.literal("join"), room }).strict();
 
+const location = z
+  .object({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    name: z.string().max(200).optional(),
+    address: z.string().max(300).optional(),
+  })
+  .strict();
+
 const messageFrame = z
   .object({
     type: z.literal("message"),
     room,
-    text: z.string().min(1, "text is empty").max(MAX_MESSAGE_LENGTH, `text is longer than ${MAX_MESSAGE_LENGTH}`),
+    /** May be empty when the message carries media or a location. */
+    text: z.string().max(MAX_MESSAGE_LENGTH, `text is longer than ${MAX_MESSAGE_LENGTH}`),
     replyTo: z.string().min(1).max(80).optional(),
+    /** The ids of complete uploads (`POST /hooks/webchat/upload`) the message carries, in order. */
+    attachments: z
+      .array(z.string().min(1).max(80))
+      .min(1, "attachments is empty")
+      .max(MAX_ATTACHMENTS, `more than ${MAX_ATTACHMENTS} attachments`)
+      .optional(),
+    /** A place shared as a pin. */
+    location: location.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((frame, context) => {
+    if (frame.text === "" && frame.attachments === undefined && frame.location === undefined) {
+      context.addIssue({ code: "custom", path: ["text"], message: "text is empty" });
+    }
+  });
 
 const reactFrame = z
   .object({

@@ -1,3 +1,4 @@
+import { safeEqual } from "@chorus/channel-kit";
 import type { WebchatHub } from "./hub.js";
 
 export interface WebchatSiteOptions {
@@ -18,6 +19,7 @@ export class WebchatSite {
   readonly botName: string;
   #hub: WebchatHub | undefined;
   #title = "Chorus";
+  #token: string | undefined;
   readonly #watchers = new Set<HubWatcher>();
 
   constructor(options: WebchatSiteOptions = {}) {
@@ -32,6 +34,20 @@ export class WebchatSite {
   /** The page title: `channels.webchat.title` of the last hub that ran, or `Chorus`. */
   get title(): string {
     return this.#title;
+  }
+
+  /**
+   * The token browsers present, to the socket and to the webchat's routes alike (the gateway token,
+   * set by `attachWebchatSocket`); undefined: none is admitted.
+   */
+  useToken(token: string | undefined): void {
+    this.#token = token;
+  }
+
+  /** Whether `given` is the token (compared in constant time); false while no token is set. */
+  admits(given: string | null | undefined): boolean {
+    const token = this.#token;
+    return token !== undefined && typeof given === "string" && safeEqual(given, token);
   }
 
   /** Makes `hub` the one browsers reach (an instance starting); watchers drop what they had. */

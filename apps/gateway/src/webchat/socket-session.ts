@@ -3,6 +3,7 @@ import type { WebSocket } from "ws";
 import type { WebchatHub } from "./hub.js";
 import { type ClientFrame, type ClientFrameType, errorFrame, parseClientFrame, type ServerFrame } from "./protocol.js";
 import type { HubEvent, WebchatUser } from "./types.js";
+import { placeOf } from "./validate.js";
 
 /** Past this many unsent bytes a client is too slow to keep up and is dropped. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -90,7 +91,7 @@ export class SocketSession {
       }
       case "message":
         this.#joined(frame.room);
-        this.hub.post(frame.room, user.id, frame.text, frame.replyTo !== undefined ? { replyTo: frame.replyTo } : {});
+        this.#post(user, frame);
         return;
       case "react":
         this.hub.react(frame.messageId, user.id, frame.emoji, frame.remove !== true);
@@ -99,6 +100,25 @@ export class SocketSession {
         this.#joined(frame.room);
         this.hub.setTyping(frame.room, user.id, frame.on);
         return;
+    }
+  }
+
+  /** Posts a person's message with the uploads it names (put back when it cannot be posted). */
+  #post(user: WebchatUser, frame: Extract<ClientFrame, { type: "message" }>): void {
+    const { uploads } = this.hub;
+    if (frame.attachments && !uploads) {
+      throw new ChorusError("E_UNSUPPORTED", "this webchat keeps no media: send text only");
+    }
+    const media = frame.attachments && uploads ? uploads.claim(frame.attachments) : [];
+    try {
+      this.hub.post(frame.room, user.id, frame.text, {
+        ...(frame.replyTo !== undefined ? { replyTo: frame.replyTo } : {}),
+        ...(media.length > 0 ? { media } : {}),
+        ...(frame.location ? { location: placeOf(frame.location) } : {}),
+      });
+    } catch (error) {
+      uploads?.release(media);
+      throw error;
     }
   }
 

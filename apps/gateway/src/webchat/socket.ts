@@ -1,6 +1,5 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { safeEqual } from "@chorus/channel-kit";
 import { type Logger, silentLogger } from "@chorus/core";
 import type { WebSocketServer } from "ws";
 import { requirePackage } from "../support/index.js";
@@ -22,6 +21,8 @@ export interface WebchatSocketOptions {
   heartbeatMs?: number;
   /** Largest frame a browser may send; default 64 KiB. */
   maxPayload?: number;
+  /** Why an upgrade with these `Host` and `Origin` headers is refused (DNS rebinding protection), or undefined. */
+  hostRefusal?: (host: string | undefined, origin: string | undefined) => string | undefined;
   logger?: Logger;
 }
 
@@ -51,12 +52,18 @@ export function attachWebchatSocket(server: Server, site: WebchatSite, options: 
   const socketServer = (): WebSocketServer =>
     (wss ??= new (requireWs().WebSocketServer)({ noServer: true, maxPayload: options.maxPayload ?? 64 * 1024 }));
   const sessions = new Set<SocketSession>();
-  const allowed = (given: string | null): boolean => given !== null && safeEqual(given, options.token);
+  // The webchat's HTTP routes (uploads, media) admit the same token as the socket.
+  site.useToken(options.token);
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(request.url ?? "/", "http://localhost");
     if (url.pathname !== path) return;
-    if (!allowed(url.searchParams.get("token"))) {
+    const misaddressed = options.hostRefusal?.(request.headers.host, request.headers.origin);
+    if (misaddressed !== undefined) {
+      refuse(socket, 403, "Forbidden", "E_AUTH", misaddressed);
+      return;
+    }
+    if (!site.admits(url.searchParams.get("token"))) {
       refuse(
         socket,
         401,
@@ -131,6 +138,7 @@ export function attachWebchatSocket(server: Server, site: WebchatSite, options: 
     async close() {
       clearInterval(heartbeat);
       server.off("upgrade", onUpgrade);
+      if (site.admits(options.token)) site.useToken(undefined);
       unwatch();
       relay?.();
       await Promise.all([...sessions].map((session) => closeSocket(session)));

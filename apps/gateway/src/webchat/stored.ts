@@ -5,7 +5,8 @@ import { z } from "zod";
  * How the webchat keeps its rooms in the channel's `ctx.store`, one small entry each:
  *   users/<userId>                 { name }
  *   rooms/<roomId>                 { members }            (people in the order they joined)
- *   messages/<roomId>/<seq>        a message, as written  (seq: its place in the room, zero-padded)
+ *   messages/<roomId>/<seq>        a message, as written  (seq: its place in the room, zero-padded;
+ *                                  its media's bytes are files in the state dir: `media-files.ts`)
  *   reactions/<roomId>/<seq>       [[emoji, userIds]]     (only while the message has reactions)
  * Room ids never contain `/` (see `normalizeRoomId`), so a key's last `/` ends the room id.
  */
@@ -39,6 +40,27 @@ export const storedUser = z.object({ name: z.string() }).strict();
 
 export const storedRoom = z.object({ members: z.array(z.string().min(1)) }).strict();
 
+const storedMedium = z
+  .object({
+    id: z.string().min(1),
+    kind: z.enum(["image", "video", "audio", "voice", "file", "sticker"]),
+    mime: z.string().min(1),
+    filename: z.string().min(1),
+    size: z.number().int().min(0),
+    width: z.number().int().min(1).optional(),
+    height: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+const storedLocation = z
+  .object({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    name: z.string().optional(),
+    address: z.string().optional(),
+  })
+  .strict();
+
 export const storedMessage = z
   .object({
     id: z.string().min(1),
@@ -49,6 +71,9 @@ export const storedMessage = z
     ts: z.number(),
     replyTo: z.string().optional(),
     mentions: z.array(z.string()),
+    /** Its media (files in the channel's state dir, by id), in order. */
+    media: z.array(storedMedium).optional(),
+    location: storedLocation.optional(),
   })
   .strict();
 

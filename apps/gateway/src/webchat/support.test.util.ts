@@ -86,3 +86,45 @@ export class TestClient {
     });
   }
 }
+
+/** What an upload over the webchat's routes answered: the medium's id, or the error with its status. */
+export type UploadAnswer =
+  | { ok: true; id: string; status: number }
+  | { ok: false; status: number; error: { code: string; message: string } };
+
+/**
+ * Uploads `bytes` the way the page does: announced with `POST <hooks>/upload`, then sent in pieces
+ * of `pieceBytes` with `PUT <hooks>/upload?id=&offset=`, each with the token as a bearer token.
+ */
+export async function uploadOverHttp(
+  hooksUrl: string,
+  token: string,
+  file: { bytes: Uint8Array; filename: string; mime?: string; kind?: string },
+  pieceBytes = 256 * 1024,
+): Promise<UploadAnswer> {
+  const base = `${hooksUrl}/hooks/webchat/upload`;
+  const authorization = `Bearer ${token}`;
+  const begun = await fetch(base, {
+    method: "POST",
+    headers: { authorization, "content-type": "application/json" },
+    body: JSON.stringify({
+      filename: file.filename,
+      size: file.bytes.byteLength,
+      ...(file.mime ? { mime: file.mime } : {}),
+      ...(file.kind ? { kind: file.kind } : {}),
+    }),
+  });
+  const announced = (await begun.json()) as { ok: boolean; id: string; error: { code: string; message: string } };
+  if (!announced.ok) return { ok: false, status: begun.status, error: announced.error };
+  for (let offset = 0; offset < file.bytes.byteLength; offset += pieceBytes) {
+    const piece = file.bytes.subarray(offset, offset + pieceBytes);
+    const sent = await fetch(`${base}?id=${announced.id}&offset=${offset}`, {
+      method: "PUT",
+      headers: { authorization, "content-type": "application/octet-stream" },
+      body: piece,
+    });
+    const answer = (await sent.json()) as { ok: boolean; error: { code: string; message: string } };
+    if (!answer.ok) return { ok: false, status: sent.status, error: answer.error };
+  }
+  return { ok: true, id: announced.id, status: begun.status };
+}

@@ -1,4 +1,4 @@
-import type { ChatType } from "@chorus/core";
+import type { ChatType, GeoLocation, UploadKind } from "@chorus/core";
 
 /** The webchat's channel id. */
 export const WEBCHAT_CHANNEL_ID = "webchat";
@@ -39,6 +39,27 @@ export interface ReplyView {
   readonly text: string;
 }
 
+/**
+ * A medium on a webchat message: a file someone uploaded from the page or the bot sent, kept as a
+ * file in the channel's state dir under its `id` (`wm_…`).
+ */
+export interface WebchatMedium {
+  readonly id: string;
+  readonly kind: UploadKind;
+  readonly mime: string;
+  readonly filename: string;
+  /** Bytes. */
+  readonly size: number;
+  /** Pixels, for pictures and videos, where the sender said. */
+  readonly width?: number;
+  readonly height?: number;
+}
+
+/** A medium as clients see it: where the page loads it from (the page adds its token). */
+export interface MediumView extends WebchatMedium {
+  readonly url: string;
+}
+
 /** A chat message as clients and the plugin see it. */
 export interface ChatMessageView {
   readonly id: string;
@@ -51,6 +72,10 @@ export interface ChatMessageView {
   /** People (and the bot) mentioned with `@Name`, or named explicitly by the sender. */
   readonly mentions: readonly WebchatUser[];
   readonly reactions: readonly ReactionView[];
+  /** Its media, in order; present only when it has some. */
+  readonly attachments?: readonly MediumView[];
+  /** A place shared as a pin. */
+  readonly location?: GeoLocation;
 }
 
 /** One reaction someone added or removed. */

@@ -1,4 +1,4 @@
-import { ChorusError, MAX_EMOJI_LENGTH, resolveEmoji } from "@chorus/core";
+import { ChorusError, type GeoLocation, MAX_EMOJI_LENGTH, resolveEmoji } from "@chorus/core";
 
 /** Longest display name. */
 export const MAX_NAME_LENGTH = 40;
@@ -27,9 +27,12 @@ export function cleanName(input: string): string {
   return name;
 }
 
-/** Message text as given, or `E_INVALID_INPUT` when it is blank or too long. */
-export function checkText(text: string): string {
-  if (text.trim() === "") throw new ChorusError("E_INVALID_INPUT", "message text is empty");
+/**
+ * Message text as given, or `E_INVALID_INPUT` when it is too long, or blank on a message that
+ * carries nothing else (`carriesMore`: media or a location).
+ */
+export function checkText(text: string, carriesMore = false): string {
+  if (text.trim() === "" && !carriesMore) throw new ChorusError("E_INVALID_INPUT", "message text is empty");
   if (text.length > MAX_MESSAGE_LENGTH) {
     throw new ChorusError(
       "E_INVALID_INPUT",
@@ -51,4 +54,17 @@ export function webchatEmoji(input: string): string {
     throw new ChorusError("E_INVALID_INPUT", `emoji is ${text.length} characters, more than ${MAX_EMOJI_LENGTH}`);
   }
   return resolveEmoji(text)?.bare ?? text;
+}
+
+/** A place as the hub keeps it: its coordinates, and its name and address where they are not blank. */
+export function placeOf(location: {
+  latitude: number;
+  longitude: number;
+  name?: string | undefined;
+  address?: string | undefined;
+}): GeoLocation {
+  const { latitude, longitude } = location;
+  const name = location.name?.trim();
+  const address = location.address?.trim();
+  return { latitude, longitude, ...(name ? { name } : {}), ...(address ? { address } : {}) };
 }

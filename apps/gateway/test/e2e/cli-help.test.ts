@@ -50,6 +50,7 @@ const COMMANDS: [args: string, description: string, options: string[]][] = [
     "list the reactions on a message",
     ["--channel <id>", "--target <conversation>", "--message-id <id>"],
   ],
+  ["trace", "what became of one inbound message", ["--config <path>", "--account <name>", "--json"]],
   [
     "doctor",
     "check what cannot work and how to fix it: the config, each agent's model",

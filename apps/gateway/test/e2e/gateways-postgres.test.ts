@@ -162,6 +162,12 @@ describe("three gateways on one PostgreSQL", () => {
     );
     const takeoverMs = Date.now() - killedAt;
     expect(takeoverMs).toBeLessThan(15_000);
+    // Every other gateway names the new holder at once: none shows the dead one, not even for a moment.
+    const nextPid = (next as GatewayProcess).process.pid;
+    for (const gateway of alive()) {
+      const { json } = (await gateway.call("GET", "/v1/channels")) as { json: ChannelsAnswer };
+      expect(json.channels.find((c) => c.id === "telegram")?.holder).toMatch(new RegExp(`:${nextPid}$`));
+    }
     // The new holder polls Telegram within the same bound (a poll is logged once answered).
     const pollAfterKill = () =>
       (telegram as FakeTelegram).server.requestsTo("POST", /\/getUpdates$/).find((p) => p.at > killedAt);

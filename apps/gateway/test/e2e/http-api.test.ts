@@ -126,6 +126,29 @@ describe("the HTTP API of the real gateway process (webchat + acme)", () => {
     expect(small.status).toBe(200);
   });
 
+  it("a body of megabytes over the limit: fetch reads the 413 and its message, not EPIPE (sent or streamed)", async () => {
+    const size = 6 * 1024 * 1024;
+    for (let round = 0; round < 3; round++) {
+      const error = await failure(
+        request("POST", "/v1/tools/message", { body: "x".repeat(size) }),
+        413,
+        "E_INVALID_INPUT",
+      );
+      expect(error.message).toBe(`request body exceeds ${MAX_BODY} bytes`);
+      const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+      let sent = 0;
+      const streamed = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= size) return controller.close();
+          sent += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      await failure(request("POST", "/v1/tools/message", { body: streamed }), 413, "E_INVALID_INPUT");
+    }
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+  });
+
   it("a plugin that throws an untyped error → 502 E_PLATFORM with its message, and the channel restarts", async () => {
     const error = await failure(
       tool({ channel: "acme", target: "room-1", action: "send", text: "crash" }),

@@ -27,6 +27,9 @@ const CANARY: Record<string, string> = {
   feishuAppSecret: "canaryFeishuAppSecret0123456789ab",
   feishuEncryptKey: "canary-feishu-encrypt-key-987654",
   signalPassword: "canary-signal-proxy-password-4321",
+  // A model proxy that takes its key in the path (as some do): doctor names the server it probes.
+  modelKeyInPath: "canary-model-path-key-7d1e2f3a4b",
+  modelApiKey: "sk-canary-model-api-key-0a1b2c3d",
 };
 
 interface ChannelRow {
@@ -58,6 +61,19 @@ describe("canary secrets of every channel against unreachable and refusing platf
       config: {
         plugins: {
           load: ["telegram", "nextcloud", "imessage", "whatsapp", "discord", "slack", "feishu", "signal"].map(plugin),
+        },
+        agents: {
+          list: [
+            {
+              id: "main",
+              model: {
+                provider: "openai-compatible",
+                baseURL: `${nowhere}/${CANARY.modelKeyInPath}/v1`,
+                apiKey: CANARY.modelApiKey,
+                model: "canary-model",
+              },
+            },
+          ],
         },
         channels: {
           telegram: {
@@ -150,9 +166,11 @@ describe("canary secrets of every channel against unreachable and refusing platf
     const failing = await waitFor(
       async () => {
         const rows = (await channels()).filter((c) => c.id !== "webchat");
-        return rows.length === 10 && rows.every((r) => r.status.state === "degraded") ? rows : undefined;
+        // The account whose token Telegram refuses is failed (not restarted in a loop), the others degraded.
+        const expected = (r: ChannelRow) => (r.id === "telegram" && r.account === "refused" ? "failed" : "degraded");
+        return rows.length === 10 && rows.every((r) => r.status.state === expected(r)) ? rows : undefined;
       },
-      { timeoutMs: 20_000, message: "every channel account degraded with a reason" },
+      { timeoutMs: 20_000, message: "every channel account degraded (the refused one failed) with a reason" },
     ).catch(async (error: Error) => {
       throw new Error(`${error.message}: ${JSON.stringify((await channels()).map((c) => c.status))}`);
     });
@@ -171,8 +189,16 @@ describe("canary secrets of every channel against unreachable and refusing platf
     const doctor = await runChorus(["doctor", ...args], options);
     expect(listed.stdout).toContain("telegram");
     expect(doctor.stdout + doctor.stderr).toContain("nextcloud");
+    // The operator's probes: /readyz (no token) names each failing account and why, /metrics counts.
+    const readyz = await fetch(`${gateway.url}/readyz`);
+    expect(readyz.status).toBe(503);
+    const ready = await readyz.text();
+    const authorization = { authorization: `Bearer ${gateway.token}` };
+    const metrics = await (await fetch(`${gateway.url}/metrics`, { headers: authorization })).text();
     const places = {
       "gateway output": gateway.output(),
+      "/readyz": ready,
+      "/metrics": metrics,
       "/v1/channels": api,
       "the API's answer to a failed send": JSON.stringify(sent.json),
       "MCP's answer to a failed send": JSON.stringify(mcpSent),

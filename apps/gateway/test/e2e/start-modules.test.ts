@@ -14,6 +14,15 @@ const OTHER_COMMANDS = /\/dist\/(plugins\/(install|npm)|cli\/(doctor|channels|lo
 /** The WebSocket library, loaded by the first browser that connects to the webchat. */
 const WS_MODULES = /\/node_modules\/ws\//;
 
+/** The metrics library, loaded by the first scrape of `/metrics`. */
+const METRICS_MODULES = /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?prom-client\//;
+
+/** The PDF reader, loaded by the first PDF an agent is shown. */
+const PDF_MODULES = /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?unpdf\//;
+
+/** The media sniffer and the multipart parser, loaded by the first medium stored and the first multipart upload. */
+const MEDIA_MODULES = /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(file-type|@fastify\/busboy)\//;
+
 /** The gateway's own built modules (tsc's output; the CLI bundle is under its bin/). */
 const GATEWAY_DIST = `${pathToFileURL(join(GATEWAY_DIR, "dist")).href}/`;
 
@@ -43,10 +52,30 @@ describe("chorus start, webchat only: what is loaded at start and what on use", 
     expect(atStart).toContain(`${GATEWAY_DIST}webchat/plugin.js`);
     expect(atStart.filter((url) => OTHER_COMMANDS.test(url))).toEqual([]);
     expect(loaded.filter((url) => WS_MODULES.test(url))).toEqual([]);
+    expect(loaded.filter((url) => METRICS_MODULES.test(url))).toEqual([]);
+    expect(loaded.filter((url) => MEDIA_MODULES.test(url))).toEqual([]);
+    expect(loaded.filter((url) => PDF_MODULES.test(url))).toEqual([]);
+    expect(atStart).not.toContain(`${GATEWAY_DIST}metrics/exposition.js`);
 
     const ada = await connectWebchat(gateway.url, gateway.token, "Ada");
     expect(ada.you.name).toBe("Ada");
     await ada.close();
     expect((await records.modules()).filter((url) => WS_MODULES.test(url)).length).toBeGreaterThan(0);
+
+    const scrape = await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${gateway.token}` } });
+    expect(scrape.status).toBe(200);
+    expect((await records.modules()).filter((url) => METRICS_MODULES.test(url)).length).toBeGreaterThan(0);
+
+    const form = new FormData();
+    form.append("file", new Blob(["a note"]), "note.txt");
+    const stored = await fetch(`${gateway.url}/v1/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gateway.token}` },
+      body: form,
+    });
+    expect(stored.status).toBe(200);
+    const media = (await records.modules()).filter((url) => MEDIA_MODULES.test(url));
+    expect(media.some((url) => url.includes("/file-type/"))).toBe(true);
+    expect(media.some((url) => url.includes("/busboy/"))).toBe(true);
   });
 });

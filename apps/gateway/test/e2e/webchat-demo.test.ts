@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sampleMedium } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GATEWAY_DIR, type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { connectWebchat, type Frame } from "../support/webchat-client.js";
@@ -76,6 +77,39 @@ describe("chorus start with no config: webchat + the demo agent", () => {
     });
     expect(removed).toEqual({ status: 200, json: { ok: true, result: expect.objectContaining({ op: "remove" }) } });
     await ada.waitForFrame((f) => f.type === "reactions" && f.messageId === messageId && f.reactions.length === 0);
+    await ada.close();
+  });
+
+  it("a photo uploaded over the webchat's route and sent over the socket reaches the demo agent, which names it", async () => {
+    const ada = await connectWebchat(gateway.url, gateway.token, "Ada");
+    const room = `dm:${ada.you.id}`;
+    ada.send({ type: "join", room });
+    await ada.waitForFrame((f) => f.type === "history" && f.room === room);
+    const png = sampleMedium("image");
+    const auth = { authorization: `Bearer ${gateway.token}` };
+    const begun = await fetch(`${gateway.url}/hooks/webchat/upload`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ filename: "dot.png", mime: png.mime, size: png.bytes.byteLength }),
+    });
+    expect(begun.status).toBe(201);
+    const { id } = (await begun.json()) as { id: string };
+    const piece = await fetch(`${gateway.url}/hooks/webchat/upload?id=${id}&offset=0`, {
+      method: "PUT",
+      headers: auth,
+      body: png.bytes,
+    });
+    expect(await piece.json()).toEqual({ ok: true, received: png.bytes.byteLength, complete: true });
+    ada.send({ type: "message", room, text: "", attachments: [id] });
+    const mine = await ada.waitForFrame((f) => f.type === "message" && f.message.attachments?.[0]?.id === id);
+    expect(mine.message.attachments[0]).toMatchObject({ kind: "image", mime: "image/png", filename: "dot.png" });
+    const reply = await ada.waitForFrame(
+      (f) => f.type === "message" && f.message.sender?.id !== ada.you.id && /I got your photo/.test(f.message.text),
+      20_000,
+    );
+    expect(reply.message.text).toContain(`I got your photo (dot.png, ${png.bytes.byteLength} bytes)`);
+    const served = await fetch(`${gateway.url}${mine.message.attachments[0].url}`, { headers: auth });
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(png.bytes);
     await ada.close();
   });
 

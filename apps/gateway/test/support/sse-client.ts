@@ -13,10 +13,10 @@ export interface SseStream {
   close(): void;
 }
 
-/** Opens the gateway's event stream; `lastEventId` resumes. */
-export async function openEvents(url: string, token: string, lastEventId?: string): Promise<SseStream> {
+/** Opens the gateway's event stream; `lastEventId` resumes; `query` is added to the URL (`operator=1`). */
+export async function openEvents(url: string, token: string, lastEventId?: string, query?: string): Promise<SseStream> {
   const abort = new AbortController();
-  const response = await fetch(`${url}/v1/events`, {
+  const response = await fetch(`${url}/v1/events${query ? `?${query}` : ""}`, {
     headers: {
       authorization: `Bearer ${token}`,
       accept: "text/event-stream",

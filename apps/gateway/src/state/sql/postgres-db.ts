@@ -1,5 +1,7 @@
 import pg from "pg";
+import { redactUrl } from "./redact-url.js";
 import type { Sql, SqlDb, TxOptions } from "./sql.js";
+import { classifyStateError } from "./state-errors.js";
 
 export { redactUrl } from "./redact-url.js";
 
@@ -9,19 +11,26 @@ const types = {
     oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as never,
 };
 
-/** An error from the driver with the password taken out of whatever it says. */
-function scrub(error: unknown, password: string): Error {
-  if (!(error instanceof Error) || password === "") return error as Error;
-  if (error.message.includes(password)) error.message = error.message.split(password).join("***");
-  return error;
+/** Where the database is, and how its errors are reported: the password never, a transient failure typed. */
+interface Reporting {
+  password: string;
+  /** `host:port/database`, without credentials. */
+  where: string;
 }
 
-function handle(client: pg.ClientBase | pg.Pool, password: string): Sql {
+/** An error from the driver with the password taken out of whatever it says, a connection failure typed. */
+function scrub(error: unknown, { password, where }: Reporting): unknown {
+  if (error instanceof Error && password !== "" && error.message.includes(password))
+    error.message = error.message.split(password).join("***");
+  return classifyStateError(error, where);
+}
+
+function handle(client: pg.ClientBase | pg.Pool, reporting: Reporting): Sql {
   const all = async <T>(text: string, args: readonly unknown[] = []): Promise<T[]> => {
     try {
       return (await client.query(text, args as unknown[])).rows as T[];
     } catch (error) {
-      throw scrub(error, password);
+      throw scrub(error, reporting);
     }
   };
   return {
@@ -32,7 +41,7 @@ function handle(client: pg.ClientBase | pg.Pool, password: string): Sql {
       try {
         return (await client.query(text, args as unknown[])).rowCount ?? 0;
       } catch (error) {
-        throw scrub(error, password);
+        throw scrub(error, reporting);
       }
     },
   };
@@ -44,12 +53,14 @@ const LOCK_KEY = "hashtextextended($1, 0)";
 /**
  * PostgreSQL through `pg`: a pool of connections; a transaction holds one connection; named locks
  * are session advisory locks on a connection held for the work, released when it ends or when the
- * connection drops (a killed gateway).
+ * connection drops (a killed gateway). A connection that drops — idle in the pool or held by a
+ * transaction or a lock — is an error of the work using it (a `StateUnavailableError`), never an
+ * uncaught one: the server going away does not end the gateway, and the pool connects again.
  */
 export class PostgresDb implements SqlDb {
   readonly dialect = "postgres" as const;
   readonly #pool: pg.Pool;
-  readonly #password: string;
+  readonly #reporting: Reporting;
   readonly #sql: Sql;
 
   constructor(url: string, options: { max?: number; onError?: (error: Error) => void } = {}) {
@@ -59,11 +70,11 @@ export class PostgresDb implements SqlDb {
     } catch {
       // an unparsable URL: pg reports it, and nothing in it is shown
     }
-    this.#password = password;
-    this.#pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types });
+    this.#reporting = { password, where: redactUrl(url) };
+    this.#pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 10_000 });
     // An idle connection the server dropped: the pool replaces it; say so without the URL.
-    this.#pool.on("error", (error) => options.onError?.(scrub(error, password)));
-    this.#sql = handle(this.#pool, password);
+    this.#pool.on("error", (error) => options.onError?.(scrub(error, this.#reporting) as Error));
+    this.#sql = handle(this.#pool, this.#reporting);
   }
 
   all<T>(text: string, args?: readonly unknown[]): Promise<T[]> {
@@ -79,26 +90,28 @@ export class PostgresDb implements SqlDb {
   }
 
   async tx<T>(work: (sql: Sql) => Promise<T>, options: TxOptions<T> = {}): Promise<T> {
-    const client = await this.#connect();
+    const { client, release } = await this.#connect();
     try {
       await client.query("BEGIN");
-      const value = await work(handle(client, this.#password));
+      const value = await work(handle(client, this.#reporting));
       await client.query("COMMIT");
       options.committed?.(value);
       return value;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
-      throw scrub(error, this.#password);
+      throw scrub(error, this.#reporting);
     } finally {
-      client.release();
+      release();
     }
   }
 
   async withLock<T>(name: string, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
-    const client = await this.#connect();
+    const { client, release } = await this.#connect();
     let broken = false;
     try {
-      const { rows } = await client.query(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS ok`, [name]);
+      const { rows } = await client.query(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS ok`, [name]).catch((error) => {
+        throw scrub(error, this.#reporting);
+      });
       if (rows[0]?.ok !== true) return { ran: false };
       try {
         return { ran: true, value: await work() };
@@ -109,16 +122,34 @@ export class PostgresDb implements SqlDb {
       }
     } finally {
       // A connection whose unlock failed may still hold the lock: drop it rather than reuse it.
-      client.release(broken);
+      release(broken);
     }
   }
 
-  async #connect(): Promise<pg.PoolClient> {
+  /**
+   * A connection from the pool, held by one piece of work. While held, an error the connection
+   * emits (the server ended it) is heard here — the work's next query fails with it — and the
+   * connection is not given back to the pool but destroyed.
+   */
+  async #connect(): Promise<{ client: pg.PoolClient; release(broken?: boolean): void }> {
+    let client: pg.PoolClient;
     try {
-      return await this.#pool.connect();
+      client = await this.#pool.connect();
     } catch (error) {
-      throw scrub(error, this.#password);
+      throw scrub(error, this.#reporting);
     }
+    let dropped = false;
+    const onError = () => {
+      dropped = true;
+    };
+    client.on("error", onError);
+    return {
+      client,
+      release: (broken = false) => {
+        client.off("error", onError);
+        client.release(broken || dropped);
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -33,7 +33,9 @@ describe("SqliteDb transactions", () => {
     const { DatabaseSync } = requirePackage("@photostructure/sqlite") as typeof import("@photostructure/sqlite");
     const other = new DatabaseSync(file);
     other.exec("BEGIN IMMEDIATE");
-    await expect(db.tx((sql) => sql.run("INSERT INTO t (n) VALUES (1)"))).rejects.toThrow(/database is locked/);
+    await expect(db.tx((sql) => sql.run("INSERT INTO t (n) VALUES (1)"))).rejects.toThrow(
+      /the state database .*state\.db is unavailable: the database file is locked by another process \(SQLITE_BUSY\)/,
+    );
     other.exec("COMMIT");
     other.close();
 

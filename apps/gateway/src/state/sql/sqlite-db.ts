@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import type { DatabaseSyncInstance as Database, StatementSyncInstance as Statement } from "@photostructure/sqlite";
 import { makePrivateFile, requirePackage, restrictToOwner } from "../../support/index.js";
 import type { Sql, SqlDb, TxOptions } from "./sql.js";
+import { classifyStateError } from "./state-errors.js";
 import { WalSync } from "./wal-sync.js";
 
 // node:sqlite's API (Node 22.5+), from a package that ships SQLite prebuilt for each platform inside its
@@ -139,17 +140,22 @@ export class SqliteDb implements SqlDb {
 
   async all<T>(text: string, args?: readonly unknown[]): Promise<T[]> {
     if (this.#turn.inTx) await this.#idle();
-    return this.#direct.all<T>(text, args);
+    return this.#direct.all<T>(text, args).catch((error: unknown) => this.#fail(error));
   }
 
   async one<T>(text: string, args?: readonly unknown[]): Promise<T | undefined> {
     if (this.#turn.inTx) await this.#idle();
-    return this.#direct.one<T>(text, args);
+    return this.#direct.one<T>(text, args).catch((error: unknown) => this.#fail(error));
   }
 
   async run(text: string, args?: readonly unknown[]): Promise<number> {
     if (this.#turn.inTx) await this.#idle();
-    return this.#direct.run(text, args);
+    return this.#direct.run(text, args).catch((error: unknown) => this.#fail(error));
+  }
+
+  /** A statement's or a commit's error, a busy, locked or full file typed as the state being unavailable. */
+  #fail(error: unknown): never {
+    throw classifyStateError(error, this.file);
   }
 
   /** Waits until no transaction runs on the file (each wait on a newer one; never spins on a settled one). */
@@ -173,7 +179,7 @@ export class SqliteDb implements SqlDb {
         return value;
       } catch (error) {
         if (this.#db.isTransaction) this.#control("ROLLBACK");
-        throw error;
+        this.#fail(error);
       } finally {
         this.#turn.inTx = false;
       }
@@ -187,7 +193,7 @@ export class SqliteDb implements SqlDb {
     // The next transaction may start while this one's WAL frames are being synced.
     return run.then(async (value) => {
       options.committed?.(value);
-      if (options.durable && walSync) await walSync.sync();
+      if (options.durable && walSync) await walSync.sync().catch((error: unknown) => this.#fail(error));
       return value;
     });
   }

@@ -58,7 +58,10 @@ export class WalSync {
       await (await this.#handle).datasync();
     } catch (error) {
       this.#handle = undefined; // opened again by the next sync
-      throw new Error(`could not sync the state database's WAL (${this.#walFile}): ${(error as Error).message}`);
+      throw Object.assign(
+        new Error(`could not sync the state database's WAL (${this.#walFile}): ${(error as Error).message}`),
+        { code: (error as NodeJS.ErrnoException).code, cause: error },
+      );
     }
   }
 

@@ -1,14 +1,21 @@
 import { setStatus, showError } from "./dom.js";
 import type { ClientFrame, ServerFrame } from "./wire.js";
 
-/** What the page does when the socket opens, a frame arrives, or the socket is lost. */
+/** What the page does when the socket opens, a frame arrives, the socket is lost, or its token is refused. */
 export interface ConnectionHandlers {
   opened(): void;
   frame(frame: ServerFrame): void;
   lost(): void;
+  /** The gateway refuses the page's token: nothing will ever connect with this link. */
+  refused(): void;
 }
 
 const token = new URLSearchParams(location.search).get("token");
+
+/** The token of the page's link (its `?token=`), or null when it has none. */
+export function pageToken(): string | null {
+  return token;
+}
 let ws: WebSocket | null = null;
 /** Failed connections in a row (the next wait doubles). */
 let retry = 0;
@@ -100,6 +107,7 @@ export function connect(handlers: ConnectionHandlers): void {
       setStatus(
         `${token ? "This link has a wrong token" : "This link has no token"}: open the link that "chorus token --webchat" prints.`,
       );
+      handlers.refused();
     }, again);
   });
 }

@@ -1,5 +1,7 @@
 import { startReply } from "./composer.js";
 import { byId, el } from "./dom.js";
+import { mediaOf } from "./media.js";
+import { togglePicker } from "./popover.js";
 import { picker, renderReactions } from "./reactions.js";
 import { state } from "./state.js";
 import type { ChatMessage, User } from "./wire.js";
@@ -16,15 +18,44 @@ export function renderMessages(): void {
   list.replaceChildren();
   if (messages) for (const message of messages) list.appendChild(messageElement(message));
   list.scrollTop = list.scrollHeight;
+  wasAtBottom = true;
+}
+
+/** Whether the message list shows its bottom (within a little). */
+function atBottom(list: HTMLElement): boolean {
+  return list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+}
+
+let wasAtBottom = true;
+
+/** A picture or video got its size: the list stays at its bottom when it was there. */
+function keepAtBottom(): void {
+  const list = byId("messages");
+  if (wasAtBottom) list.scrollTop = list.scrollHeight;
+}
+
+/** Follows whether the list is at its bottom, for media that load later. */
+export function watchMessages(): void {
+  const list = byId("messages");
+  list.addEventListener(
+    "scroll",
+    () => {
+      wasAtBottom = atBottom(list);
+    },
+    { passive: true },
+  );
 }
 
 /** Adds a new message at the bottom; follows it when the list was at the bottom or it is this person's. */
 export function appendMessage(message: ChatMessage): void {
   const list = byId("messages");
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+  const follow = wasAtBottom || atBottom(list);
   list.appendChild(messageElement(message));
   while (list.children.length > MAX_SHOWN) list.firstElementChild?.remove();
-  if (atBottom || (state.me && message.sender.id === state.me.id)) list.scrollTop = list.scrollHeight;
+  if (follow || (state.me && message.sender.id === state.me.id)) {
+    list.scrollTop = list.scrollHeight;
+    wasAtBottom = true;
+  }
 }
 
 /** Shows a message's reactions anew, when it is on screen. */
@@ -59,7 +90,9 @@ function messageElement(message: ChatMessage): HTMLLIElement {
     });
     item.appendChild(quote);
   }
-  item.appendChild(renderText(message.text, message.mentions));
+  if (message.text !== "") item.appendChild(renderText(message.text, message.mentions));
+  const media = mediaOf(message, keepAtBottom);
+  if (media) item.appendChild(media);
   const actions = el("div", "actions");
   const reply = el("button", "action", "Reply");
   reply.type = "button";
@@ -71,11 +104,8 @@ function messageElement(message: ChatMessage): HTMLLIElement {
   react.setAttribute("data-testid", "react");
   react.setAttribute("aria-label", "Add a reaction");
   react.setAttribute("aria-expanded", "false");
-  const choices = picker(message, react);
-  react.addEventListener("click", () => {
-    choices.hidden = !choices.hidden;
-    react.setAttribute("aria-expanded", choices.hidden ? "false" : "true");
-  });
+  const choices = picker(message);
+  react.addEventListener("click", () => togglePicker(choices, react));
   actions.appendChild(reply);
   actions.appendChild(react);
   item.appendChild(actions);

@@ -1,5 +1,6 @@
 import { send } from "./connection.js";
 import { el } from "./dom.js";
+import { closePicker } from "./popover.js";
 import { state } from "./state.js";
 import type { ChatMessage, Reaction } from "./wire.js";
 
@@ -37,11 +38,12 @@ function reactionChip(message: ChatMessage, reaction: Reaction): HTMLButtonEleme
   return chip;
 }
 
-/** The hidden row of emoji to react to `message` with, opened by `toggle`. */
-export function picker(message: ChatMessage, toggle: HTMLElement): HTMLDivElement {
+/** The hidden row of emoji to react to `message` with (opened by its React button: `togglePicker`). */
+export function picker(message: ChatMessage): HTMLDivElement {
   const box = el("div", "picker");
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", "Pick a reaction");
+  box.setAttribute("data-testid", "picker");
   box.hidden = true;
   for (const emoji of PICKER) {
     const button = el("button", "pick", emoji);
@@ -50,8 +52,7 @@ export function picker(message: ChatMessage, toggle: HTMLElement): HTMLDivElemen
     button.setAttribute("aria-label", `React with ${emoji}`);
     button.addEventListener("click", () => {
       send({ type: "react", messageId: message.id, emoji });
-      box.hidden = true;
-      toggle.setAttribute("aria-expanded", "false");
+      closePicker(true);
     });
     box.appendChild(button);
   }

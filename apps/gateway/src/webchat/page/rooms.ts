@@ -48,6 +48,47 @@ export function renderRooms(): void {
     item.appendChild(button);
     list.appendChild(item);
   });
+  revealCurrentRoom();
+}
+
+/** Room kept free at each end of the strip when it scrolls (where its arrows sit). */
+const STRIP_EDGE = 32;
+
+/**
+ * On a narrow screen the rooms are one row that scrolls sideways: the room on screen is scrolled
+ * into it (clear of the arrows), and the arrows show on the side where more rooms are.
+ */
+function revealCurrentRoom(): void {
+  const list = byId("room-list");
+  const current = list.querySelector<HTMLElement>('[aria-current="page"]');
+  if (current && list.scrollWidth > list.clientWidth + 1) {
+    const box = list.getBoundingClientRect();
+    const item = current.getBoundingClientRect();
+    const from = item.left - (box.left + STRIP_EDGE);
+    const past = item.right - (box.right - STRIP_EDGE);
+    if (from < 0) list.scrollLeft += from;
+    else if (past > 0) list.scrollLeft += Math.min(past, from);
+  }
+  showStripArrows();
+}
+
+/** The strip's arrows: each shown while rooms are hidden on its side. */
+function showStripArrows(): void {
+  const list = byId("room-list");
+  const overflows = list.scrollWidth > list.clientWidth + 1;
+  byId("rooms-back").hidden = !overflows || list.scrollLeft <= 1;
+  byId("rooms-on").hidden = !overflows || list.scrollLeft + list.clientWidth >= list.scrollWidth - 1;
+}
+
+/** The room strip follows its scrolling and size; its arrows scroll it by most of its width. */
+export function watchRoomStrip(): void {
+  const list = byId("room-list");
+  list.addEventListener("scroll", showStripArrows, { passive: true });
+  new ResizeObserver(revealCurrentRoom).observe(list);
+  const page = (direction: number) => () =>
+    list.scrollBy({ left: direction * Math.max(list.clientWidth - 2 * STRIP_EDGE, 40), behavior: "smooth" });
+  byId("rooms-back").addEventListener("click", page(-1));
+  byId("rooms-on").addEventListener("click", page(1));
 }
 
 /** The header of the room on screen: its name and members. */

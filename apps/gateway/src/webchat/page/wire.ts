@@ -31,6 +31,29 @@ export interface Quote {
   readonly text: string;
 }
 
+/** What a medium is. */
+export type MediumKind = "image" | "video" | "audio" | "voice" | "file" | "sticker";
+
+/** A medium on a message: a file kept by the webchat, loaded from `url` (with the page's token). */
+export interface Medium {
+  readonly id: string;
+  readonly kind: MediumKind;
+  readonly mime: string;
+  readonly filename: string;
+  readonly size: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly url: string;
+}
+
+/** A place shared as a pin. */
+export interface Place {
+  readonly latitude: number;
+  readonly longitude: number;
+  readonly name?: string;
+  readonly address?: string;
+}
+
 /** A chat message; its reactions change as `reactions` frames arrive. */
 export interface ChatMessage {
   readonly id: string;
@@ -41,6 +64,8 @@ export interface ChatMessage {
   readonly replyTo?: Quote;
   readonly mentions: readonly User[];
   reactions: readonly Reaction[];
+  readonly attachments?: readonly Medium[];
+  readonly location?: Place;
 }
 
 export type ClientFrameType = "hello" | "join" | "message" | "react" | "typing";
@@ -75,6 +100,15 @@ export type ErrorFrame = Extract<ServerFrame, { type: "error" }>;
 export type ClientFrame =
   | { type: "hello"; name: string; userId?: string }
   | { type: "join"; room: string }
-  | { type: "message"; room: string; text: string; replyTo?: string }
+  | {
+      type: "message";
+      room: string;
+      /** May be empty when the message carries uploads or a place. */
+      text: string;
+      replyTo?: string;
+      /** Ids of complete uploads. */
+      attachments?: string[];
+      location?: { latitude: number; longitude: number; name?: string; address?: string };
+    }
   | { type: "react"; messageId: string; emoji: string; remove?: boolean }
   | { type: "typing"; room: string; on: boolean };

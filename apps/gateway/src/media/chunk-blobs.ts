@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { ChorusError } from "@chorus/core";
+import type { Sql, SqlDb } from "../state/index.js";
+import { type Blobs, type RecordBlob, referenced } from "./blobs.js";
+import { type BlobFacts, drain, type IntakeOptions, Rechunker } from "./intake.js";
+
+/** Bytes of one `media_chunks` row at most. */
+export const CHUNK_BYTES = 256 * 1024;
+
+/** The transaction-scoped lock of one hash: a put that reuses bytes and a release that drops them never cross. */
+async function lockHash(sql: Sql, sha256: string): Promise<void> {
+  await sql.run("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`media:${sha256}`]);
+}
+
+/**
+ * Media bytes as rows of `media_chunks` (sha256, seq, ≤ 256 KiB), for PostgreSQL: every gateway of a
+ * cluster reads them. A put writes its chunks as they stream in, under a temporary key, in one
+ * transaction that ends by naming them by their hash (or dropping them when that hash is stored
+ * already) and recording the medium: a failed or interrupted put leaves nothing. Reading fetches
+ * one chunk per read of the stream.
+ */
+export class ChunkBlobs implements Blobs {
+  constructor(private readonly db: SqlDb) {}
+
+  put(stream: ReadableStream<Uint8Array>, options: IntakeOptions, record: RecordBlob): Promise<BlobFacts> {
+    return this.db.tx(async (sql) => {
+      const temp = `tmp-${randomBytes(9).toString("base64url")}`;
+      const pieces = new Rechunker(CHUNK_BYTES);
+      let seq = 0;
+      const insert = async (piece: Uint8Array) => {
+        await sql.run("INSERT INTO media_chunks (sha256, seq, bytes) VALUES ($1, $2, $3)", [temp, seq++, piece]);
+      };
+      const facts = await drain(stream, options, (chunk) => pieces.push(chunk, insert));
+      await pieces.end(insert);
+      const work = await record(facts);
+      await lockHash(sql, facts.sha256);
+      const stored = await sql.one("SELECT 1 AS one FROM media_chunks WHERE sha256 = $1 LIMIT 1", [facts.sha256]);
+      if (stored || facts.size === 0) await sql.run("DELETE FROM media_chunks WHERE sha256 = $1", [temp]);
+      else await sql.run("UPDATE media_chunks SET sha256 = $1 WHERE sha256 = $2", [facts.sha256, temp]);
+      await work(sql);
+      return facts;
+    });
+  }
+
+  open(sha256: string, size: number): ReadableStream<Uint8Array> {
+    let seq = 0;
+    let read = 0;
+    return new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          if (read >= size) return controller.close();
+          const row = await this.db.one<{ bytes: Uint8Array }>(
+            "SELECT bytes FROM media_chunks WHERE sha256 = $1 AND seq = $2",
+            [sha256, seq],
+          );
+          if (!row) {
+            return controller.error(
+              new ChorusError("E_MESSAGE_NOT_FOUND", "The medium is gone (its bytes are not in the store)."),
+            );
+          }
+          seq++;
+          read += row.bytes.byteLength;
+          controller.enqueue(row.bytes);
+          if (read >= size) controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  release(sha256: string): Promise<void> {
+    return this.db.tx(async (sql) => {
+      await lockHash(sql, sha256);
+      if (!(await referenced(sql, sha256))) await sql.run("DELETE FROM media_chunks WHERE sha256 = $1", [sha256]);
+    });
+  }
+
+  async sweep(): Promise<number> {
+    // A put is one transaction: an interrupted one leaves no chunks behind.
+    return 0;
+  }
+}

@@ -1,0 +1,101 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
+import { waitFor } from "@chorus/testkit";
+import { DatabaseSync } from "@photostructure/sqlite";
+import { afterAll, describe, expect, it } from "vitest";
+import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
+import { type GatewayProcess, startGatewayProcess } from "../support/gateway-process.js";
+
+/*
+ * The SQLite state on a disk that fills up (issue 35, item 3): the home is on a small tmpfs, and a
+ * file fills what is left while Telegram messages keep coming. Commits fail (SQLITE_FULL / ENOSPC):
+ * the gateway stays up, says so once, acknowledges nothing it could not commit (Telegram keeps the
+ * updates), and once there is room again every message is answered exactly once and the database
+ * passes SQLite's integrity check.
+ */
+const TELEGRAM = fileURLToPath(new URL("../../../../packages/channel-telegram", import.meta.url));
+const GROUP = -1003200000001;
+const ANN = { id: 4301, is_bot: false, first_name: "Ann" };
+
+describe("the SQLite state's disk fills up and frees again", () => {
+  const mountPoint = mkdtempSync(join(tmpdir(), "chorus-full-disk-"));
+  let mounted = false;
+  let telegram: FakeTelegram | undefined;
+  let model: FakeOpenAI | undefined;
+  let gateway: GatewayProcess | undefined;
+  afterAll(async () => {
+    await gateway?.stop("SIGKILL");
+    await model?.close();
+    await telegram?.close();
+    // Lazily: the killed gateway may still be closing its files for a moment.
+    if (mounted) execFileSync("umount", ["-l", mountPoint]);
+    rmSync(mountPoint, { recursive: true, force: true });
+  });
+
+  it("commits fail while the disk is full, nothing is lost or answered twice, and the database stays sound", async () => {
+    // A 24 MB disk of its own (the tests run as root on their machines; see .ci/run).
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", mountPoint]);
+    mounted = true;
+    const home = join(mountPoint, "home");
+    mkdirSync(home);
+    telegram = createFakeTelegram();
+    await telegram.start();
+    telegram.addChat({ id: GROUP, type: "supergroup", title: "Full disk" });
+    model = await createFakeOpenAI({ apiKey: "sk-test", defaultText: "noted" });
+    gateway = await startGatewayProcess({
+      home,
+      config: {
+        plugins: { load: [TELEGRAM] },
+        channels: {
+          telegram: {
+            ...telegram.config({ pollTimeoutMs: 1_000, reconnectMinMs: 100, reconnectMaxMs: 500 }),
+            groupPolicy: "open",
+            groups: { "*": { requireMention: false } },
+            reactionLevel: "off",
+          },
+        },
+        agents: { list: [{ id: "main", name: "Chorus", model: fakeModelConfig(model, { apiKey: "sk-test" }) }] },
+      },
+    });
+    const running = gateway;
+    const fake = telegram;
+    const sent: number[] = [];
+    const send = (n: number) =>
+      sent.push(fake.userSends({ chatId: GROUP, from: ANN, text: `message ${n}` }).message_id);
+    const answersTo = (id: number) =>
+      fake.messagesIn(GROUP).filter((m) => m.from?.id === fake.bot.id && m.reply_to_message?.message_id === id).length;
+
+    for (let n = 0; n < 5; n++) send(n);
+    await waitFor(() => sent.every((id) => answersTo(id) === 1), { timeoutMs: 20_000, message: "the first answers" });
+    // Fill what is left of the disk.
+    const filler = join(mountPoint, "filler");
+    const free = Number(execFileSync("df", ["--output=avail", "-B1", mountPoint]).toString().split("\n")[1]);
+    writeFileSync(filler, Buffer.alloc(Math.max(0, free - 4096)));
+    for (let n = 5; n < 30; n++) send(n);
+    await waitFor(() => /the state database is unavailable/.test(running.output()), {
+      timeoutMs: 20_000,
+      message: "the full disk in the log",
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}:\n${running.output().slice(-3000)}`);
+    });
+    expect((await running.call("GET", "/healthz")).status).toBe(200);
+    rmSync(filler);
+    await waitFor(() => sent.every((id) => answersTo(id) >= 1), {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+      message: "every message answered once there is room again",
+    });
+    expect(sent.filter((id) => answersTo(id) > 1)).toEqual([]);
+    expect(running.output()).not.toMatch(/uncaught|restarting the channel|the gateway failed; exiting/i);
+    const db = new DatabaseSync(join(home, "chorus.db"), { readOnly: true });
+    try {
+      expect(db.prepare("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+});
