@@ -1,6 +1,7 @@
 import { PlatformHttpError } from "@chorus/channel-kit";
+import { ChorusError } from "@chorus/core";
 import * as lark from "@larksuiteoapi/node-sdk";
-import { FeishuCode } from "./errors.js";
+import { FeishuCode, HINTS } from "./errors.js";
 import type { SdkHttpInstance } from "./http.js";
 import type { SdkLogger } from "./sdk-logger.js";
 import type { TokenCache } from "./token-cache.js";
@@ -52,6 +53,24 @@ export class FeishuApi {
       logger,
       loggerLevel: lark.LoggerLevel.info,
     });
+  }
+
+  /**
+   * The tenant access token the SDK holds, fetched when it has none or it expired: uploads and
+   * downloads, which go around the SDK (streamed bodies), carry it.
+   */
+  async tenantToken(): Promise<string> {
+    const manager = this.client.tokenManager as { getTenantAccessToken(): Promise<unknown> };
+    const token = await manager.getTenantAccessToken();
+    if (typeof token !== "string" || token === "") {
+      throw new ChorusError("E_AUTH", "Feishu gave no tenant access token", { hint: HINTS.credentials });
+    }
+    return token;
+  }
+
+  /** Forgets the tenant token after Feishu said it is no longer valid: the next call fetches a fresh one. */
+  forgetToken(): void {
+    this.tokens.clear();
   }
 
   /** Who the app's bot is (`GET /open-apis/bot/v3/info`): its open_id tells its mentions apart. */

@@ -13,6 +13,7 @@ describe("the config", () => {
       domain: "feishu",
       mode: "websocket",
       lookupTtlMs: 600_000,
+      ffmpeg: "ffmpeg",
       retries: 2,
       maxRetryAfterMs: 10_000,
       timeoutMs: 15_000,
@@ -50,6 +51,16 @@ describe("the config", () => {
     expect(problems({ ...base, appToken: "x" })).toEqual([': Unrecognized key: "appToken"']);
     expect(problems({ ...base, reconnectMinMs: 5_000, reconnectMaxMs: 1_000 })).toEqual([
       "reconnectMaxMs: reconnectMaxMs must be ≥ reconnectMinMs",
+    ]);
+  });
+
+  it("takes ffmpeg as a command or false, and says so otherwise", () => {
+    expect(feishuConfigSchema.parse({ ...base, ffmpeg: false }).ffmpeg).toBe(false);
+    expect(feishuConfigSchema.parse({ ...base, ffmpeg: "/opt/ffmpeg/bin/ffmpeg" }).ffmpeg).toBe(
+      "/opt/ffmpeg/bin/ffmpeg",
+    );
+    expect(problems({ ...base, ffmpeg: true })).toEqual([
+      "ffmpeg: ffmpeg must be a command (a path or a name on PATH) or false",
     ]);
   });
 

@@ -38,6 +38,15 @@ export const feishuConfigSchema = z
     encryptKey: z.string().min(1, "encryptKey must not be empty").optional(),
     /** How long a user's name, a chat's title and members and a replied-to message are remembered. */
     lookupTtlMs: z.number().int().min(0).max(86_400_000).default(600_000),
+    /**
+     * The ffmpeg command (looked up on PATH) that turns a voice note Feishu cannot play into Opus
+     * and takes a video's cover; `false` never runs it (such voice notes go out as files).
+     */
+    ffmpeg: z
+      .union([z.string().min(1), z.literal(false)], {
+        error: "ffmpeg must be a command (a path or a name on PATH) or false",
+      })
+      .default("ffmpeg"),
     // retries, maxRetryAfterMs, timeoutMs; reconnectMinMs, reconnectMaxMs: the kit's keys and defaults.
     ...retryOptionsShape,
     ...reconnectOptionsShape,

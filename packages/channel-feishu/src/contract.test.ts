@@ -1,3 +1,4 @@
+import type { MediaKind } from "@chorus/core";
 import { closedPort } from "@chorus/testkit";
 import { describeChannelContract } from "@chorus/testkit/vitest";
 import { feishuChannel } from "./index.js";
@@ -14,7 +15,8 @@ const typeOf = (emoji: string) => feishuVocabulary.lookup(emoji) ?? emoji;
 
 // The whole channel contract, once per transport: every reaction case the flags make relevant
 // (checked against the reactions the fake Feishu really holds), restarts, inbound over the SDK's
-// WebSocket or signed webhooks, a commit that fails, faults, secrets and escaped errors.
+// WebSocket or signed webhooks, a commit that fails, faults, secrets and escaped errors, and media
+// (checked against the bytes the fake Feishu holds and serves).
 for (const delivery of ["websocket", "webhook"] as const) {
   const transport = delivery === "websocket" ? "long connection" : "webhook";
   describeChannelContract(`Feishu: the channel contract (${transport})`, {
@@ -68,6 +70,26 @@ for (const delivery of ["websocket", "webhook"] as const) {
         fault: (kind) => fake.fault(kind),
         heal: () => fake.heal(),
         close: () => fake.close(),
+        // What the media cases see of Feishu: the bot's messages with the bytes it uploaded, people sending media.
+        media: {
+          sentMessage: (ref) => fake.media.messageMedia(ref.messageId),
+          botMessageCount: () => fake.messagesIn(chat.chat_id).filter((m) => m.sender.sender_type === "app").length,
+          userSendsMedium: async ({ kind, bytes, mime, filename, location, caption }, hooksUrl) => {
+            pointAt(hooksUrl);
+            await fake.media.userSends({
+              chatId: chat.chat_id,
+              from: ann,
+              // The suite sends only the kinds the flags receive, which are no contact cards.
+              kind: kind as MediaKind,
+              ...(bytes ? { bytes } : {}),
+              ...(mime ? { mime } : {}),
+              ...(filename ? { filename } : {}),
+              ...(location ? { location } : {}),
+              ...(caption ? { caption } : {}),
+            });
+          },
+          bytesServed: () => fake.media.bytesServed,
+        },
       };
     },
   });

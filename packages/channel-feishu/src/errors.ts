@@ -43,6 +43,20 @@ export const FeishuCode = {
   noAccessToMessage: 231008,
   /** Chats: "Operator can NOT be out of the chat." */
   operatorNotInChat: 232011,
+  /** Sending: "The type of file upload does not match the type of message being sent." (`audio` wants opus, `media` mp4). */
+  fileTypeMismatch: 230055,
+  /** Uploads: "The file size exceed the max value." (images 10 MB, files 30 MB). */
+  fileTooLarge: 234006,
+  /** Uploads: "File's size can't be 0." */
+  emptyFile: 234010,
+  /** Image uploads: "Can't regonnize the image format." (sic). */
+  imageFormat: 234011,
+  /** Message resources: the key is not a resource of that message. */
+  resourceNotInMessage: 234003,
+  /** Message resources: "Downloaded file size exceeds limit." (over 100 MB). */
+  downloadTooLarge: 234037,
+  /** Message resources: those of merged forwards and cards cannot be downloaded. */
+  resourceUnsupported: 234043,
 } as const;
 
 const AUTH_CODES = new Set<number>([
@@ -58,7 +72,14 @@ const RATE_LIMIT_CODES = new Set<number>([
   FeishuCode.sendFrequencyLimit,
   FeishuCode.chatFrequencyLimit,
 ]);
-const GONE_CODES = new Set<number>([FeishuCode.messageWithdrawn, FeishuCode.messageNotFound, FeishuCode.threadRemoved]);
+const GONE_CODES = new Set<number>([
+  FeishuCode.messageWithdrawn,
+  FeishuCode.messageNotFound,
+  FeishuCode.threadRemoved,
+  FeishuCode.resourceNotInMessage,
+]);
+const TOO_LARGE_CODES = new Set<number>([FeishuCode.fileTooLarge, FeishuCode.downloadTooLarge]);
+const UNREADABLE_MEDIUM_CODES = new Set<number>([FeishuCode.emptyFile, FeishuCode.imageFormat]);
 const NOT_IN_CHAT_CODES = new Set<number>([
   FeishuCode.botNotInGroup,
   FeishuCode.botUnavailableToUser,
@@ -115,6 +136,9 @@ function classify(code: number, status: number): { errorCode: ErrorCode; hint?: 
   if (GONE_CODES.has(code)) return { errorCode: "E_MESSAGE_NOT_FOUND", retryable: false };
   if (NOT_IN_CHAT_CODES.has(code)) return { errorCode: "E_PLATFORM", hint: HINTS.notInChat, retryable: false };
   if (code === FeishuCode.invalidReactionType) return { errorCode: "E_UNSUPPORTED_EMOJI", retryable: false };
+  if (TOO_LARGE_CODES.has(code)) return { errorCode: "E_TOO_LARGE", retryable: false };
+  if (UNREADABLE_MEDIUM_CODES.has(code)) return { errorCode: "E_INVALID_INPUT", retryable: false };
+  if (code === FeishuCode.resourceUnsupported) return { errorCode: "E_UNSUPPORTED", retryable: false };
   // Anything else: what the status says (400 → E_INVALID_INPUT, 5xx → retryable E_PLATFORM).
   const errorCode = status >= 200 && status < 300 ? "E_PLATFORM" : codeForStatus(status);
   return { errorCode, retryable: status >= 500 };

@@ -9,6 +9,7 @@ import {
   type ReplyContext,
 } from "@chorus/core";
 import type { z } from "zod";
+import { attachmentsOf, MEDIUM_MESSAGE_TYPES } from "./attachments.js";
 import { plainText } from "./content.js";
 import type { FeishuDirectory } from "./directory.js";
 import { emojiOfType } from "./vocabulary.js";
@@ -46,7 +47,10 @@ export async function normalizeMessage(data: unknown, ctx: InboundContext): Prom
     names.set(mention.key, mention.name || openId || mention.key);
     if (openId) ctx.directory.learnName(openId, mention.name);
   }
-  const text = plainText(message.message_type, message.content, names);
+  const attachments = attachmentsOf(message.message_id, message.message_type, message.content);
+  // A medium alone is a message with the text "" (its attachment says what it is); rich text keeps its text.
+  const mediumOnly = attachments.length > 0 && MEDIUM_MESSAGE_TYPES.has(message.message_type);
+  const text = mediumOnly ? "" : plainText(message.message_type, message.content, names);
   const mentioned = mentions.map((m) => m.id?.open_id).filter((id): id is string => Boolean(id));
   const kind = message.chat_type === "p2p" ? "direct" : "group";
   const chat = await ctx.directory.chat(message.chat_id);
@@ -70,6 +74,7 @@ export async function normalizeMessage(data: unknown, ctx: InboundContext): Prom
     conversation,
     sender: { id: senderId, ...(name ? { name } : {}) },
     text,
+    ...(attachments.length > 0 ? { attachments } : {}),
     mentions: { bot: mentioned.includes(ctx.scope.botId), others: mentioned.filter((id) => id !== ctx.scope.botId) },
     ...(message.parent_id ? { replyTo: await replyContext(message.parent_id, ctx) } : {}),
     ref: mintRef(ctx.scope, {

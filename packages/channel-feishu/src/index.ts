@@ -2,13 +2,15 @@
  * Feishu / Lark: the plugin object the gateway imports. Then one idea per file: `config.ts` →
  * `instance.ts` (one running app) → `errors.ts` → `http.ts` (the kit's client under the SDK) →
  * `api.ts` → the transports `long-connection.ts` / `webhook.ts` and `receive.ts` (an event →
- * `ctx.emit` → Feishu's acknowledgement) → `inbound.ts` (with `content.ts`, `directory.ts`) →
- * `outbound.ts` → `reactions.ts` (with `vocabulary.ts`), and the fake Feishu every test runs
- * against, in `testing/`.
+ * `ctx.emit` → Feishu's acknowledgement) → `inbound.ts` (with `content.ts`, `attachments.ts`,
+ * `directory.ts`) → `outbound.ts` (media: `media-send.ts`, `upload.ts`, `media-probe.ts`,
+ * `transcode.ts`) → `download.ts` → `reactions.ts` (with `vocabulary.ts`); `media.ts` says what
+ * Feishu does with media; the fake Feishu every test runs against is in `testing/`.
  */
 import { CHORUS_API_VERSION, defineChannel } from "@chorus/core";
 import { FEISHU_SECRET_KEYS, type FeishuConfig, feishuConfigSchema } from "./config.js";
 import { createFeishuInstance } from "./instance.js";
+import { feishuMediaCapabilities } from "./media.js";
 import { MAX_TEXT_LENGTH } from "./outbound.js";
 import { probeFeishu } from "./probe.js";
 import { feishuVocabulary } from "./vocabulary.js";
@@ -34,6 +36,7 @@ export const feishuChannel = defineChannel<FeishuConfig>({
     replies: true, // a message may reply to another
     threads: true, // topic threads are conversations of their own
     maxTextLength: MAX_TEXT_LENGTH, // longer text is split
+    media: feishuMediaCapabilities, // images 10 MB, video, voice notes and files 30 MB out; downloads up to 100 MB
   },
   vocabulary: feishuVocabulary,
   configSchema: feishuConfigSchema,
@@ -46,6 +49,13 @@ export const feishuChannel = defineChannel<FeishuConfig>({
 
 export default feishuChannel;
 
+export { attachmentsOf, type FeishuResourceSource } from "./attachments.js";
 export { type FeishuConfig, feishuConfigSchema, openApiBase } from "./config.js";
 export { decryptEvent, eventSignature } from "./crypto.js";
+export {
+  FEISHU_MAX_DOWNLOAD_BYTES,
+  FEISHU_MAX_FILE_BYTES,
+  FEISHU_MAX_IMAGE_BYTES,
+  feishuMediaCapabilities,
+} from "./media.js";
 export { EMOJI_OF_TYPE, emojiOfType, FEISHU_EMOJI_TYPES, feishuVocabulary } from "./vocabulary.js";

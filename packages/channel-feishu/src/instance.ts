@@ -9,14 +9,18 @@ import {
 import { FeishuApi } from "./api.js";
 import { FEISHU_SECRET_KEYS, type FeishuConfig, openApiBase } from "./config.js";
 import { FeishuDirectory } from "./directory.js";
+import { createDownload } from "./download.js";
 import { createFeishuHttpClient, sdkHttpInstance } from "./http.js";
 import type { InboundContext } from "./inbound.js";
 import { LongConnection } from "./long-connection.js";
+import { createMediaMessages } from "./media-send.js";
 import { createOutbound } from "./outbound.js";
 import { createReactions } from "./reactions.js";
 import { createReceive } from "./receive.js";
 import { sdkLogger } from "./sdk-logger.js";
 import { TokenCache } from "./token-cache.js";
+import { Ffmpeg } from "./transcode.js";
+import { FeishuUploads } from "./upload.js";
 import { createWebhookHandler, webhookPath } from "./webhook.js";
 import type { FeishuBotInfo } from "./wire.js";
 
@@ -42,6 +46,9 @@ export function createFeishuInstance(ctx: ChannelContext<FeishuConfig>): Channel
   const sdkLog = sdkLogger(logger, (problem) => connection?.noteProblem(problem));
   const api = new FeishuApi({ appId: config.appId, appSecret: config.appSecret, domain }, sdkHttp, tokens, sdkLog);
   const directory = new FeishuDirectory(api, config.appId, config.lookupTtlMs);
+  // Media: uploads and downloads go around the SDK (streamed bodies) with the tenant token it holds.
+  const mediumMessage = createMediaMessages(new FeishuUploads(http, api), new Ffmpeg(config.ffmpeg, logger), logger);
+  const download = createDownload(api, domain);
   let bot: FeishuBotInfo | undefined;
   let running = false;
   let status: ChannelStatus = { state: "stopped" };
@@ -107,8 +114,12 @@ export function createFeishuInstance(ctx: ChannelContext<FeishuConfig>): Channel
       stopConnection();
       status = { state: "stopped" };
     },
-    ...createOutbound(api, directory, ctx.store, scope, logger),
+    ...createOutbound(api, directory, ctx.store, scope, logger, mediumMessage),
     ...createReactions(api, config.appId),
+    download: (attachment, options) =>
+      download(attachment, options).catch((error: unknown) => {
+        throw redactor.error(error);
+      }),
     status() {
       if (status.state !== "running") return redactor.status(status);
       const degraded =

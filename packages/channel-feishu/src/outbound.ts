@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import {
   type ChannelInstance,
   type ChannelStore,
@@ -6,14 +6,18 @@ import {
   type ConversationAddress,
   isChorusError,
   type Logger,
+  locationText,
   type MessageRef,
   mintRef,
+  type OutboundMedium,
   type RefScope,
   splitText,
 } from "@chorus/core";
 import type { FeishuApi, OutgoingContent } from "./api.js";
+import { plainText } from "./content.js";
 import type { FeishuDirectory } from "./directory.js";
 import { threadRootKey } from "./inbound.js";
+import { checkMediaLimits, type MediumMessage } from "./media-send.js";
 import type { FeishuMessage } from "./wire.js";
 
 /** Feishu's documented limit for a rich-text (`post`) message: a request body of at most 30 KB. */
@@ -34,6 +38,26 @@ export function postContent(markdown: string): string {
 /** The size a part of the text takes in the request body: its post content, escaped into JSON twice. */
 const requestBytes = (text: string) => Buffer.byteLength(JSON.stringify(postContent(text)));
 
+/** Feishu's longest `uuid` (50 characters). */
+const MAX_UUID_LENGTH = 50;
+
+/**
+ * The `uuid` of the `index`th Feishu message of one outbound message: Feishu drops a repeat of a
+ * uuid within an hour, so a message the gateway's outbox resends after a crash (same idempotency
+ * key) is not sent twice. A key too long to fit is hashed, so no two messages share one.
+ */
+function uuidFor(idempotencyKey: string | undefined, index: number): string {
+  if (!idempotencyKey) return randomUUID();
+  const plain = `${idempotencyKey}-${index}`;
+  if (plain.length <= MAX_UUID_LENGTH) return plain;
+  return `${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 40)}-${index}`;
+}
+
+/** What a media message reads as when someone replies to it (`[image]`, `[file: report.pdf]`). */
+function noteOf(made: MediumMessage, medium: OutboundMedium): string {
+  return made.msg_type === "file" ? `[file: ${medium.filename}]` : plainText(made.msg_type, "{}", new Map());
+}
+
 type Outbound = Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef">;
 
 /** Sending, typing and finding a message again: everything the bot does that is not a reaction. */
@@ -43,6 +67,7 @@ export function createOutbound(
   store: ChannelStore,
   scope: () => RefScope,
   logger: Logger,
+  mediumMessage: (medium: OutboundMedium) => Promise<MediumMessage>,
 ): Outbound {
   const refOf = (message: FeishuMessage, threadId: string | undefined): MessageRef =>
     mintRef(scope(), {
@@ -65,28 +90,47 @@ export function createOutbound(
   };
 
   return {
+    /**
+     * Sends `message` as Feishu messages, in order: its text (as posts of at most 30 KB), then each
+     * medium as a message of its own, uploaded first (`media-send.ts`); a caption goes just before
+     * its medium (Feishu's media messages carry no text). A medium over Feishu's limit is refused
+     * before anything is sent. The first message replies; the rest follow it, inside the topic
+     * thread when there is one. Returns the first message's ref.
+     */
     async send(conversation, message) {
       // Before any request: a message sent by an instance that cannot mint its ref is lost to the agent.
       scope();
+      const media = message.media ?? [];
+      checkMediaLimits(media);
       const inThread = conversation.threadId !== undefined;
       const target = message.replyTo?.messageId ?? (inThread ? await threadRoot(store, conversation) : undefined);
-      const mentions = (message.mentions ?? []).map((id) => `<at user_id="${id}"></at> `).join("");
-      const limit = MAX_POST_REQUEST_BYTES - REQUEST_OVERHEAD_BYTES;
       const refs: MessageRef[] = [];
-      // Split on paragraphs, sentences or words rather than let Feishu refuse a long answer.
-      for (const [index, part] of splitText(`${mentions}${message.text}`, limit, requestBytes).entries()) {
-        // Feishu drops a repeat of a uuid within an hour: a reply the gateway's outbox resends after
-        // a crash carries the same one (its idempotency key and the part), so it is not sent twice.
-        const uuid = message.idempotencyKey ? `${message.idempotencyKey}-${index}`.slice(0, 50) : randomUUID();
-        const content: OutgoingContent = { msg_type: "post", content: postContent(part), uuid };
-        // The first part answers; the rest follow it, inside the thread when there is one.
+      const post = async (content: Omit<OutgoingContent, "uuid">, text: string) => {
+        const outgoing: OutgoingContent = { ...content, uuid: uuidFor(message.idempotencyKey, refs.length) };
         const sent =
           target !== undefined && (refs.length === 0 || inThread)
-            ? await reply(conversation, target, content)
-            : await api.createMessage(conversation.id, content);
-        directory.learnMessage(sent, part);
+            ? await reply(conversation, target, outgoing)
+            : await api.createMessage(conversation.id, outgoing);
+        directory.learnMessage(sent, text);
         refs.push(refOf(sent, conversation.threadId));
+      };
+      // Split on paragraphs, sentences or words rather than let Feishu refuse a long answer.
+      const texts = async (text: string) => {
+        for (const part of splitText(text, MAX_POST_REQUEST_BYTES - REQUEST_OVERHEAD_BYTES, requestBytes)) {
+          await post({ msg_type: "post", content: postContent(part) }, part);
+        }
+      };
+      const mentions = (message.mentions ?? []).map((id) => `<at user_id="${id}"></at> `).join("");
+      if (message.text.trim() !== "" || (media.length === 0 && !message.location)) {
+        await texts(`${mentions}${message.text}`);
       }
+      for (const medium of media) {
+        if (medium.caption?.trim()) await texts(medium.caption);
+        const made = await mediumMessage(medium);
+        await post(made, noteOf(made, medium));
+      }
+      // Bots cannot send location messages; core plans a location as text, and one handed here goes so too.
+      if (message.location) await texts(locationText(message.location));
       return refs[0] as MessageRef;
     },
     async setTyping() {

@@ -106,11 +106,11 @@ function talkRefusal(answer: HttpAnswer): ChorusError {
 }
 
 /** The `data` of an OCS answer; a 2xx that is not one may still have done its work, so it is not retried. */
-function readOcs(answer: HttpAnswer): unknown {
+export function readOcs(answer: HttpAnswer): unknown {
   if (answer.text.trim() === "") return undefined;
   const envelope = envelopeOf(answer.json);
   if (!envelope) {
-    throw new ChorusError("E_PLATFORM", `Nextcloud Talk sent an unreadable answer (${answer.operation})`, {
+    throw new ChorusError("E_PLATFORM", `Nextcloud sent an unreadable answer (${answer.operation})`, {
       retryable: false,
       details: { status: answer.status, body: answer.text.slice(0, 200) },
     });
@@ -118,7 +118,8 @@ function readOcs(answer: HttpAnswer): unknown {
   return envelope.ocs.data ?? undefined;
 }
 
-function envelopeOf(json: unknown): OcsEnvelope | undefined {
+/** The OCS envelope of an answer, when it is one. */
+export function envelopeOf(json: unknown): OcsEnvelope | undefined {
   const meta = (json as Partial<OcsEnvelope> | undefined)?.ocs?.meta;
   return meta !== null && typeof meta === "object" ? (json as OcsEnvelope) : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextcloudConfigSchema } from "./config.js";
+import { NEXTCLOUD_SECRET_KEYS, nextcloudConfigSchema } from "./config.js";
 
 const secret = "s".repeat(40);
 
@@ -23,5 +23,33 @@ describe("channels.nextcloud config", () => {
     expect(short.error?.issues[0]?.message).toMatch(/40 to 128 characters/);
     const typo = nextcloudConfigSchema.safeParse({ baseUrl: "https://c.example", secret, secrte: "x" });
     expect(typo.error?.issues[0]?.code).toBe("unrecognized_keys");
+  });
+
+  it("files: the bot's Nextcloud account, with Talk's folder and the default upload limit; the app password is a secret", () => {
+    const config = nextcloudConfigSchema.parse({
+      baseUrl: "https://cloud.example.com",
+      secret,
+      files: { user: "chorus-bot", appPassword: "xxxxx-xxxxx-xxxxx-xxxxx-xxxxx" },
+    });
+    expect(config.files).toEqual({
+      user: "chorus-bot",
+      appPassword: "xxxxx-xxxxx-xxxxx-xxxxx-xxxxx",
+      folder: "Talk",
+      maxUploadBytes: 512 * 1024 * 1024,
+    });
+    expect(NEXTCLOUD_SECRET_KEYS).toContain("files.appPassword");
+    const messages = (files: unknown) =>
+      nextcloudConfigSchema
+        .safeParse({ baseUrl: "https://c.example", secret, files })
+        .error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    expect(messages({ user: "chorus-bot" })).toEqual([
+      "files.appPassword: files.appPassword is required: an app password of files.user",
+    ]);
+    expect(messages({ user: "a/b", appPassword: "p" })).toEqual([
+      "files.user: files.user must be a login name, not a path",
+    ]);
+    expect(messages({ user: "u", appPassword: "p", folder: "Talk/../x" })).toEqual([
+      "files.folder: files.folder must not contain . or .. segments",
+    ]);
   });
 });

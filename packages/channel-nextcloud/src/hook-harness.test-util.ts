@@ -17,14 +17,14 @@ export interface HookHarness {
   close(): Promise<void>;
 }
 
-/** Starts the fake Talk and an instance whose bot is installed with `FIXTURE_WEBHOOK_URL`. */
-export async function startHookHarness(): Promise<HookHarness> {
+/** Starts the fake Talk and an instance whose bot is installed with `FIXTURE_WEBHOOK_URL` (`extra` config on top). */
+export async function startHookHarness(extra: Record<string, unknown> = {}): Promise<HookHarness> {
   const fake = createFakeTalk();
   await fake.start();
   fake.addRoom({ token: "team", name: "Team" });
   const bot = fake.installBot({ name: "Chorus", secret: "k".repeat(64), url: FIXTURE_WEBHOOK_URL });
   const running = await startChannel(nextcloudChannel, {
-    config: fake.config(bot, { webhookUrl: FIXTURE_WEBHOOK_URL }),
+    config: fake.config(bot, { webhookUrl: FIXTURE_WEBHOOK_URL, ...extra }),
   });
   const hook = running.ctx.http.url("/default");
   return {

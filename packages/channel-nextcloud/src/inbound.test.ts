@@ -74,7 +74,14 @@ describe("Create (chat messages)", () => {
 
   it("reads a message with an attachment, which Talk 21–22 name with an empty object.name", async () => {
     expect(await deliver(hooks.attachment)).toBe(200);
-    expect(running.events).toMatchObject([{ eventId: "create:n3xtc10ud:1573", text: "Zürich Q1.png" }]);
+    // The file alone is the message: no text, one attachment (see inbound-media.test.ts).
+    expect(running.events).toMatchObject([
+      {
+        eventId: "create:n3xtc10ud:1573",
+        text: "",
+        attachments: [{ kind: "image", mime: "image/png", size: 1024, filename: "Zürich Q1.png" }],
+      },
+    ]);
   });
 
   it("states that only others were mentioned when the bot was not", async () => {

@@ -7,10 +7,12 @@ import {
   type RefScope,
 } from "@chorus/core";
 import type { z } from "zod";
+import { attachmentsOf } from "./attachments.js";
 import { readNote } from "./note.js";
 import {
   type TalkActor,
   type TalkCollection,
+  talkActivitySchema,
   talkCreateSchema,
   talkLikeSchema,
   talkMembershipSchema,
@@ -24,6 +26,8 @@ export interface NormalizeContext {
   botName?: string | undefined;
   /** Tokens configured as one-to-one conversations. */
   directConversations: readonly string[];
+  /** `users/<files.user>`: the account the bot shares files as; what it posts is the bot's own. */
+  filesActor?: string | undefined;
   now: number;
 }
 
@@ -67,7 +71,7 @@ export function normalizeHook(body: unknown, ctx: NormalizeContext): NormalizedH
       return { kind: "membership", type: parsed.data.type, botId: actor.id, botName: actor.name, conversation: object };
     }
     case "Activity":
-      return { kind: "ignored", reason: `a system message (${systemMessageName(body)})` };
+      return normalizeActivity(body, ctx);
     default:
       return { kind: "ignored", reason: `an activity of type "${type}" this plugin does not handle` };
   }
@@ -76,16 +80,44 @@ export function normalizeHook(body: unknown, ctx: NormalizeContext): NormalizedH
 function normalizeCreate(body: unknown, ctx: NormalizeContext): NormalizedHook {
   const parsed = talkCreateSchema.safeParse(body);
   if (!parsed.success) return unreadable(parsed.error);
-  const { actor, object, target } = parsed.data;
+  // `message` for written messages; Talk 21–22 sent "" for messages with attachments.
+  const name = parsed.data.object.name;
+  if (name !== "message" && name !== "") {
+    return { kind: "ignored", reason: `not a chat message (object.name "${name}")` };
+  }
+  return normalizeMessage(parsed.data, ctx);
+}
+
+/**
+ * A system message; a shared file or location (`file_shared`, `object_shared`, or "" as Talk
+ * 21–22 named messages with attachments) whose content carries one is a message, the rest is not.
+ */
+function normalizeActivity(body: unknown, ctx: NormalizeContext): NormalizedHook {
+  const ignored: NormalizedHook = { kind: "ignored", reason: `a system message (${systemMessageName(body)})` };
+  const parsed = talkActivitySchema.safeParse(body);
+  if (!parsed.success || !SHARES.has(parsed.data.object.name)) return ignored;
+  const note = readNote(parsed.data.object, { botId: ctx.scope.botId });
+  return attachmentsOf(note.parameters).length > 0 ? normalizeMessage(parsed.data, ctx) : ignored;
+}
+
+/** `object.name` of a system message that may be a shared file or location. */
+const SHARES = new Set(["", "message", "file_shared", "object_shared"]);
+
+function normalizeMessage(
+  data: z.output<typeof talkCreateSchema> | z.output<typeof talkActivitySchema>,
+  ctx: NormalizeContext,
+): NormalizedHook {
+  const { actor, object, target } = data;
   // Talk sends no hooks for bots' messages ("no bots for bots"); an own echo is still never answered.
   if (actor.id === ctx.scope.botId) return { kind: "ignored", reason: "the bot's own message" };
-  // `message` for written messages; Talk 21–22 sent "" for messages with attachments.
-  if (object.name !== "message" && object.name !== "") {
-    return { kind: "ignored", reason: `not a chat message (object.name "${object.name}")` };
+  // What the bot shared as its files user comes back as that user's message.
+  if (ctx.filesActor !== undefined && actor.id === ctx.filesActor) {
+    return { kind: "ignored", reason: "a message of the bot's files user (the bot's own)" };
   }
   const bot = { botId: ctx.scope.botId, botName: ctx.botName };
   const note = readNote(object, bot);
   const problems = note.problem ? [`object.content: ${note.problem}`] : [];
+  const attachments = attachmentsOf(note.parameters);
   const reply = object.inReplyTo;
   const event: InboundMessageEvent = {
     type: "message",
@@ -94,13 +126,14 @@ function normalizeCreate(body: unknown, ctx: NormalizeContext): NormalizedHook {
     sender: participant(actor),
     text: note.text,
     mentions: note.mentions,
+    ...(attachments.length > 0 ? { attachments } : {}),
     ...(reply
       ? {
           replyTo: {
             messageId: reply.object.id,
             fromBot: reply.actor.id === ctx.scope.botId,
             senderId: reply.actor.id,
-            text: readNote(reply.object, bot).text,
+            text: quoted(readNote(reply.object, bot)),
           },
         }
       : {}),
@@ -108,6 +141,17 @@ function normalizeCreate(body: unknown, ctx: NormalizeContext): NormalizedHook {
     timestamp: ctx.now,
   };
   return { kind: "message", event, problems };
+}
+
+/** A quoted message's text; a shared file or location alone by its name (`[file plan.pdf]`). */
+function quoted(note: ReturnType<typeof readNote>): string {
+  if (note.text !== "") return note.text;
+  return attachmentsOf(note.parameters)
+    .map((a) => {
+      const name = a.filename ?? a.location?.name;
+      return `[${a.kind === "location" ? "location" : "file"}${name ? ` ${name}` : ""}]`;
+    })
+    .join(" ");
 }
 
 function normalizeReaction(type: "Like" | "Undo", body: unknown, ctx: NormalizeContext): NormalizedHook {

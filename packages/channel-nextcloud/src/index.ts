@@ -2,12 +2,14 @@
  * Nextcloud Talk: a webhook bot (spreed's bot API, HMAC-signed both ways). Reactions are
  * add-only. Reading order: `config.ts` → `instance.ts` (wiring of one bot) → `signing.ts` →
  * `client.ts` → `webhook.ts` (verification) → `receive.ts` (a hook → `ctx.emit` → its answer) →
- * `inbound.ts` (with `note.ts`) → `outbound.ts` → `reactions.ts`; `identity.ts`,
+ * `inbound.ts` (with `note.ts`, `attachments.ts`) → `outbound.ts` → `reactions.ts`; media: `media.ts`
+ * (capabilities), `dav.ts` (the files user's WebDAV), `uploads.ts`, `download.ts`; `identity.ts`,
  * `reaction-events.ts` and `legacy.ts` for what is kept in the store; the fake Talk in `testing/`.
  */
 import { CHORUS_API_VERSION, type ChannelCapabilities, defineChannel } from "@chorus/core";
 import { NEXTCLOUD_SECRET_KEYS, type NextcloudConfig, nextcloudConfigSchema } from "./config.js";
 import { createNextcloudInstance, NEXTCLOUD_ID, NEXTCLOUD_LABEL } from "./instance.js";
+import { nextcloudLinkCapabilities, nextcloudMediaFor } from "./media.js";
 import { probeNextcloud } from "./probe.js";
 
 /** What Nextcloud Talk can do for a bot, as data (DESIGN §2.2 row: addOnly). */
@@ -25,6 +27,8 @@ export const nextcloudCapabilities: ChannelCapabilities = {
   replies: true, // replyTo on a message
   threads: false, // Talk's threads are not offered to bots
   maxTextLength: 32_000, // Talk's default chat message length
+  // Link-only by default; an account with `files` uploads (`mediaFor`; media.ts, README "Media").
+  media: nextcloudLinkCapabilities,
 };
 
 /** The Nextcloud Talk channel plugin; the package's default export. */
@@ -39,14 +43,30 @@ export const nextcloudChannel = defineChannel<NextcloudConfig>({
   probe: (ctx) => probeNextcloud(ctx),
   // A webhook bot: Talk posts to any gateway, so the account runs on every one.
   holdsConnection: () => false,
+  // With a files login the account uploads over WebDAV and shares into the conversation.
+  mediaFor: (config) => nextcloudMediaFor(config),
 });
 
 export default nextcloudChannel;
 
+export { attachmentsOf, type NextcloudFileSource } from "./attachments.js";
 export { BOT_API_PATH, createTalkClient, signedPart, type TalkClientOptions } from "./client.js";
-export { NEXTCLOUD_SECRET_KEYS, type NextcloudConfig, nextcloudConfigSchema } from "./config.js";
+export {
+  NEXTCLOUD_SECRET_KEYS,
+  type NextcloudConfig,
+  type NextcloudFilesConfig,
+  nextcloudConfigSchema,
+} from "./config.js";
 export { conversationOf, type NormalizedHook, normalizeHook, type ReactionOccurrence } from "./inbound.js";
+export {
+  NEXTCLOUD_DEFAULT_UPLOAD_BYTES,
+  NEXTCLOUD_MAX_RECEIVE_BYTES,
+  nextcloudFilesCapabilities,
+  nextcloudLinkCapabilities,
+  nextcloudMediaFor,
+} from "./media.js";
 export { readNote } from "./note.js";
 export { botActorId, newRandom, sign, signatureMatches } from "./signing.js";
+export { SHARE_API_PATH, SHARE_TYPE_ROOM } from "./uploads.js";
 export { verifyWebhook } from "./webhook.js";
 export type * from "./wire.js";

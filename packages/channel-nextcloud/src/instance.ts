@@ -2,12 +2,15 @@ import { BotReactionRecord, Redactor, secretsOf } from "@chorus/channel-kit";
 import type { ChannelContext, ChannelInstance, ChannelStatus, Participant } from "@chorus/core";
 import { createTalkClient } from "./client.js";
 import { NEXTCLOUD_SECRET_KEYS, type NextcloudConfig } from "./config.js";
+import { NextcloudDav } from "./dav.js";
+import { createDownload } from "./download.js";
 import { BotIdentity } from "./identity.js";
 import { importLegacyState } from "./legacy.js";
 import { createOutbound } from "./outbound.js";
 import { ReactionEventIds } from "./reaction-events.js";
 import { createReactions } from "./reactions.js";
 import { createNextcloudReceiver } from "./receive.js";
+import { createUploads } from "./uploads.js";
 import { createWebhookHandler } from "./webhook.js";
 
 /** The plugin id. */
@@ -41,13 +44,18 @@ export function createNextcloudInstance(ctx: ChannelContext<NextcloudConfig>): C
       unreachable = reachable ? undefined : (error?.message ?? "Nextcloud Talk unreachable");
     },
   });
-  const outbound = createOutbound(client, () => identity.scope(), config.maxTextLength);
+  // The bot's files account, when configured: uploads and downloads over WebDAV (the bot API has none).
+  const files = config.files;
+  const dav = files ? new NextcloudDav({ config, files, signal: ctx.signal, redactor }) : undefined;
+  const uploads = dav && files ? createUploads(dav, config, files, { signal: ctx.signal, redactor }) : undefined;
+  const outbound = createOutbound(client, () => identity.scope(), config.maxTextLength, uploads);
   const reactions = createReactions(client, new BotReactionRecord(store));
   let running = false;
   let status: ChannelStatus = { state: "stopped" };
   // Verified hooks → `ctx.emit`; an event whose commit failed is kept and emitted again (Talk never retries).
   const receiver = createNextcloudReceiver({
     directConversations: config.directConversations,
+    filesActor: files ? `users/${files.user}` : undefined,
     identity,
     reactionIds: new ReactionEventIds(store),
     emit: (event) => ctx.emit(event),
@@ -86,6 +94,7 @@ export function createNextcloudInstance(ctx: ChannelContext<NextcloudConfig>): C
       status = { state: "stopped" };
     },
     send: (conversation, message) => outbound.send(conversation, message),
+    download: createDownload(dav, ctx.signal),
     react: (ref, intent) => reactions.react(ref, intent),
     // Talk has no typing indicator for bots (capabilities.typing is false): nothing to show.
     setTyping: async () => {},

@@ -1,4 +1,5 @@
 import type { MentionFacts } from "@chorus/core";
+import { isAttachmentParameter } from "./attachments.js";
 import { noteContentSchema, type RichParameter, richParameterSchema, type TalkNote } from "./wire.js";
 
 /** Mention parameter types that name one actor, and the actor type Talk prefixes its id with. */
@@ -19,6 +20,8 @@ const ACTOR_PREFIX: Record<string, string> = {
 export interface NoteText {
   text: string;
   mentions: MentionFacts;
+  /** The rich object parameters as sent (files and locations become attachments). */
+  parameters: Readonly<Record<string, unknown>>;
   problem?: string;
 }
 
@@ -28,12 +31,12 @@ export function readNote(note: TalkNote, bot: { botId: string; botName?: string 
   try {
     raw = JSON.parse(note.content);
   } catch {
-    return { text: note.content, mentions: { bot: false, others: [] }, problem: "not JSON" };
+    return { text: note.content, mentions: { bot: false, others: [] }, parameters: {}, problem: "not JSON" };
   }
   const content = noteContentSchema.safeParse(raw);
   if (!content.success) {
     const problem = content.error.issues.map((i) => `${i.path.join(".") || "(content)"}: ${i.message}`).join("; ");
-    return { text: note.content, mentions: { bot: false, others: [] }, problem };
+    return { text: note.content, mentions: { bot: false, others: [] }, parameters: {}, problem };
   }
   const parameters = new Map<string, RichParameter>();
   for (const [key, value] of Object.entries(content.data.parameters)) {
@@ -49,6 +52,11 @@ export function readNote(note: TalkNote, bot: { botId: string; botName?: string 
     else if (!others.includes(id)) others.push(id);
   }
   const message = content.data.message;
+  // A shared file or location alone (`{file}`, `{object}`): the message is its attachment, no text.
+  const alone = /^\s*\{([a-z0-9_-]+)\}\s*$/iu.exec(message)?.[1];
+  if (alone !== undefined && isAttachmentParameter(content.data.parameters[alone])) {
+    return { text: "", mentions: { bot: false, others }, parameters: content.data.parameters };
+  }
   const text = message.replace(/\{([a-z0-9_-]+)\}/giu, (whole, key: string) => {
     const parameter = parameters.get(key);
     if (!parameter) return whole;
@@ -56,7 +64,7 @@ export function readNote(note: TalkNote, bot: { botId: string; botName?: string 
   });
   // Talk offers no bot in its @-autocomplete: "@<bot name>" typed by hand stays plain text.
   if (!mentioned && bot.botName && mentionsByName(message, bot.botName)) mentioned = true;
-  return { text, mentions: { bot: mentioned, others } };
+  return { text, mentions: { bot: mentioned, others }, parameters: content.data.parameters };
 }
 
 function actorIdOf(parameter: RichParameter): string {

@@ -11,41 +11,69 @@ import {
   splitText,
 } from "@chorus/core";
 import { BOT_API_PATH } from "./client.js";
+import type { NextcloudUploads } from "./uploads.js";
 
 /** What the instance calls to send and find messages again. */
 export type TalkOutbound = Pick<ChannelInstance, "send" | "resolveMessageRef">;
 
-/** Sending and finding messages again: everything the bot does that is not a reaction. */
-export function createOutbound(client: HttpClient, scope: () => RefScope, maxTextLength: number): TalkOutbound {
+/**
+ * Sending and finding messages again: everything the bot does that is not a reaction. Media go
+ * through `uploads` (the bot's files user); without it the bot API takes text only.
+ */
+export function createOutbound(
+  client: HttpClient,
+  scope: () => RefScope,
+  maxTextLength: number,
+  uploads?: NextcloudUploads,
+): TalkOutbound {
   return {
     /**
-     * Sends `message`, split at Talk's limit; returns the ref of the first part. Talk answers a
-     * bot's message with an empty 201, so the ref names the part's `referenceId`, not an id.
+     * Sends `message`: its text split at Talk's limit, then each medium shared into the
+     * conversation; returns the ref of the first. Talk answers neither with an id (a bot's message
+     * is an empty 201, a share names no message), so a ref names its `referenceId`.
      */
     async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
       const refScope = scope();
       const replyTo = message.replyTo ? messageNumber(message.replyTo) : undefined;
+      const media = message.media ?? [];
+      if (media.length > 0 && !uploads) throw noUploads();
+      // Before anything is sent: a message cut short by a refusal halfway is worse than none.
+      if (media.length > 0) uploads?.check(media);
+      // The same referenceId on every attempt of one part lets clients spot a duplicate: from the
+      // gateway's idempotency key when it resends a reply after a crash. Talk itself does not
+      // deduplicate by it, so a send whose answer was lost is not repeated here.
+      const referenceOf = (part: string) =>
+        message.idempotencyKey
+          ? createHash("sha256").update(`${message.idempotencyKey}:${part}`).digest("hex")
+          : randomBytes(32).toString("hex");
+      const refOf = (referenceId: string) =>
+        mintRef(refScope, {
+          conversationId: conversation.id,
+          messageId: `ref:${referenceId}`,
+          fromBot: true,
+          data: { referenceId, pending: true },
+        });
       const token = encodeURIComponent(conversation.id);
       let first: MessageRef | undefined;
-      for (const [index, text] of splitText(message.text, maxTextLength).entries()) {
-        // The same referenceId on every attempt of one part lets clients spot a duplicate: from the
-        // gateway's idempotency key when it resends a reply after a crash. Talk itself does not
-        // deduplicate by it, so a send whose answer was lost is not repeated here.
-        const referenceId = message.idempotencyKey
-          ? createHash("sha256").update(`${message.idempotencyKey}:${index}`).digest("hex")
-          : randomBytes(32).toString("hex");
+      const texts = media.length > 0 && message.text.trim() === "" ? [] : splitText(message.text, maxTextLength);
+      for (const [index, text] of texts.entries()) {
+        const referenceId = referenceOf(String(index));
         await client.request({
           method: "POST",
           path: `${BOT_API_PATH}/${token}/message`,
           json: { message: text, referenceId, ...(index === 0 && replyTo !== undefined ? { replyTo } : {}) },
           operation: `send a message to ${conversation.id}`,
         });
-        first ??= mintRef(refScope, {
-          conversationId: conversation.id,
-          messageId: `ref:${referenceId}`,
-          fromBot: true,
-          data: { referenceId, pending: true },
+        first ??= refOf(referenceId);
+      }
+      for (const [index, medium] of media.entries()) {
+        const referenceId = referenceOf(`media:${index}`);
+        await uploads?.share(conversation.id, medium, {
+          referenceId,
+          caption: medium.caption,
+          replyTo: first === undefined ? replyTo : undefined,
         });
+        first ??= refOf(referenceId);
       }
       return first as MessageRef;
     },
@@ -62,6 +90,12 @@ export function createOutbound(client: HttpClient, scope: () => RefScope, maxTex
 export function messageNumber(ref: MessageRef): number {
   if (!/^\d+$/u.test(ref.messageId)) throw notAddressable(ref.messageId);
   return Number(ref.messageId);
+}
+
+function noUploads(): ChorusError {
+  return new ChorusError("E_UNSUPPORTED", "Nextcloud Talk's bot API cannot upload files: media go out as links here.", {
+    hint: "Give the bot a Nextcloud account for files (channels.nextcloud.files { user, appPassword }) to upload media.",
+  });
 }
 
 function notAddressable(messageId: string): ChorusError {

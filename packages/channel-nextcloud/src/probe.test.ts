@@ -49,4 +49,21 @@ describe("probe (chorus doctor): status.php of baseUrl, nothing started", () => 
       fix: "check channels.nextcloud.baseUrl and that the server is up",
     });
   });
+
+  it("with files: the files user's login is checked too (read-only), and a wrong app password is a failure", async () => {
+    const bot = fake.installBot({ name: "Files", secret, url: "http://127.0.0.1:2/hooks/nextcloud/default" });
+    fake.addAccount({ id: "chorus-bot", appPassword: "right-app-password" });
+    const ok = await probe(fake.config(bot, { files: { user: "chorus-bot", appPassword: "right-app-password" } }));
+    expect(ok).toMatchObject({
+      ok: true,
+      detail: `Nextcloud at ${fake.url} answers (Nextcloud 31.0.4); files as "chorus-bot"`,
+    });
+    const wrong = await probe(fake.config(bot, { files: { user: "chorus-bot", appPassword: "wrong-app-password" } }));
+    expect(wrong).toMatchObject({
+      ok: false,
+      detail: `Nextcloud at ${fake.url} answers (Nextcloud 31.0.4), but the files login of "chorus-bot" failed (HTTP 401)`,
+      fix: "check channels.nextcloud.files.user and files.appPassword (an app password of that user)",
+    });
+    expect(JSON.stringify(wrong)).not.toContain("wrong-app-password");
+  });
 });

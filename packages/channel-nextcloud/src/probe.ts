@@ -34,5 +34,26 @@ export async function probeNextcloud(ctx: ChannelProbeContext<NextcloudConfig>):
   if (status.maintenance === true) {
     return { ok: false, detail: `${where} is in maintenance mode`, fix: "wait for the maintenance to end", ...hooks };
   }
-  return { ok: true, detail: `${where} answers (Nextcloud ${status.versionstring ?? "?"})`, ...hooks };
+  const detail = `${where} answers (Nextcloud ${status.versionstring ?? "?"})`;
+  if (!config.files) return { ok: true, detail, ...hooks };
+  // The files user's login: the current user (OCS Provisioning API, `GET /cloud/user`), read-only.
+  const { user, appPassword } = config.files;
+  const login = await probeRequest(`${base}/ocs/v2.php/cloud/user`, {
+    headers: {
+      authorization: `Basic ${Buffer.from(`${user}:${appPassword}`).toString("base64")}`,
+      "ocs-apirequest": "true",
+      accept: "application/json",
+    },
+    signal: ctx.signal,
+  });
+  if ("error" in login || login.status !== 200) {
+    const why = "error" in login ? login.error : `HTTP ${login.status}`;
+    return {
+      ok: false,
+      detail: `${detail}, but the files login of "${user}" failed (${why})`,
+      fix: "check channels.nextcloud.files.user and files.appPassword (an app password of that user)",
+      ...hooks,
+    };
+  }
+  return { ok: true, detail: `${detail}; files as "${user}"`, ...hooks };
 }

@@ -7,6 +7,8 @@ import type { ReactionEventIds } from "./reaction-events.js";
 /** What the receiver of one account needs. */
 export interface NextcloudReceiverOptions {
   directConversations: readonly string[];
+  /** `users/<files.user>`, when the bot has a files account: its messages are the bot's own. */
+  filesActor?: string | undefined;
   identity: BotIdentity;
   reactionIds: ReactionEventIds;
   /** `ctx.emit`: resolves once the gateway committed the event. */
@@ -56,6 +58,7 @@ export function createNextcloudReceiver(options: NextcloudReceiverOptions): Next
       scope: identity.scope(),
       botName: identity.botName,
       directConversations: context.directConversations,
+      filesActor: context.filesActor,
       now: Date.now(),
     });
     switch (hook.kind) {

@@ -70,6 +70,15 @@ export const talkCreateSchema = z.looseObject({
 });
 export type TalkCreate = z.input<typeof talkCreateSchema>;
 
+/**
+ * A system message (`BotService::afterSystemMessageSent`): the actor without a participant type,
+ * `object.name` the system message's identifier. A shared file or location is a system message in
+ * spreed (`file_shared`, `object_shared`, `ChatManager::addSystemMessage`), read as a message when
+ * its content carries one.
+ */
+export const talkActivitySchema = talkCreateSchema.extend({ type: z.literal("Activity") });
+export type TalkActivity = z.input<typeof talkActivitySchema>;
+
 /** A reaction added (Talk 21+, the bot's `reaction` feature); `content` is the emoji. */
 export const talkLikeSchema = z.looseObject({
   type: z.literal("Like"),
@@ -107,6 +116,47 @@ export const richParameterSchema = z.looseObject({
   name: z.string().default(""),
 });
 export type RichParameter = z.output<typeof richParameterSchema>;
+
+/** A number Talk may send as a string (`"48213"`): PHP casts sizes and dimensions with `(string)`. */
+const numeric = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/u)
+    .transform(Number),
+]);
+
+/**
+ * The `file` rich object of a shared file, as spreed's `SystemMessage::getFileFromShare` builds it
+ * for the author: `id` (the file id), `name`, `size` (a string since Talk 19, a number before),
+ * `path` (in the author's files), `link` (`/f/<id>`, needs a login), `mimetype`, and `width`/`height`
+ * for images with metadata. Only `id` and `name` are required; the rest is taken where it is sound.
+ */
+export const fileParameterSchema = z.looseObject({
+  type: z.literal("file"),
+  id: z.union([z.string().min(1), z.number()]).transform(String),
+  name: z.string().default(""),
+  size: numeric.optional().catch(undefined),
+  path: z.string().optional().catch(undefined),
+  link: z.string().optional().catch(undefined),
+  mimetype: z.string().optional().catch(undefined),
+  width: numeric.optional().catch(undefined),
+  height: numeric.optional().catch(undefined),
+});
+export type FileParameter = z.output<typeof fileParameterSchema>;
+
+/**
+ * The `geo-location` rich object of a shared location (`object_shared`, server
+ * `RichObjectStrings/Definitions.php`): `id` a `geo:` URI, `name`, `latitude`/`longitude` strings.
+ */
+export const geoParameterSchema = z.looseObject({
+  type: z.literal("geo-location"),
+  id: z.string(),
+  name: z.string().default(""),
+  latitude: numeric.optional().catch(undefined),
+  longitude: numeric.optional().catch(undefined),
+});
+export type GeoParameter = z.output<typeof geoParameterSchema>;
 
 /** What `object.content` holds once parsed; PHP encodes empty `parameters` as `[]`. */
 export const noteContentSchema = z.object({

@@ -81,20 +81,24 @@ export class SignalRpc {
 
   /** Calls `method` for the account; resolves with its `result`. */
   call<T>(method: string, params: Record<string, unknown> = {}, options: RpcOptions = {}): Promise<T> {
-    const id = ++this.#id;
     return this.http.request<T>({
       method: "POST",
       path: RPC_PATH,
-      json: {
-        jsonrpc: "2.0",
-        id,
-        method,
-        params: options.withoutAccount ? params : { account: this.config.account, ...params },
-      },
+      json: this.request(method, params, options),
       operation: options.operation ?? method,
       idempotent: options.idempotent ?? false,
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       ...(options.retries !== undefined && { retries: options.retries }),
     });
+  }
+
+  /** The JSON-RPC request of one call (a fresh `id`, the account in `params`), as `call` posts it. */
+  request(method: string, params: Record<string, unknown>, options: Pick<RpcOptions, "withoutAccount"> = {}) {
+    return {
+      jsonrpc: "2.0" as const,
+      id: ++this.#id,
+      method,
+      params: options.withoutAccount ? params : { account: this.config.account, ...params },
+    };
   }
 }

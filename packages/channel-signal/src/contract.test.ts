@@ -2,7 +2,7 @@ import type { MessageRef } from "@chorus/core";
 import { closedPort } from "@chorus/testkit";
 import { describeChannelContract } from "@chorus/testkit/vitest";
 import { signalChannel } from "./index.js";
-import { FakeSignal } from "./testing/index.js";
+import { FakeSignal, shownKind } from "./testing/index.js";
 
 // A canary secret: the suite fails if it shows up in any error, status, event or log line.
 const PASSWORD = "canary-signal-proxy-password-7f31c2";
@@ -11,7 +11,8 @@ const PASSWORD = "canary-signal-proxy-password-7f31c2";
 const target = (ref: MessageRef) => ({ author: String(ref.data?.author), timestamp: Number(ref.data?.timestamp) });
 
 // The whole channel contract: every reaction case of the single-slot flags (checked against the
-// reactions the fake daemon holds), restarts, inbound, faults, secrets and escaped errors.
+// reactions the fake daemon holds), restarts, inbound, faults, secrets, escaped errors, and media
+// in and out byte for byte.
 describeChannelContract("Signal: the channel contract", {
   plugin: signalChannel,
   stepTimeoutMs: 10_000,
@@ -47,6 +48,36 @@ describeChannelContract("Signal: the channel contract", {
       fault: (kind) => fake.fault(kind),
       heal: () => fake.heal(),
       close: () => fake.close(),
+      // Media: what the daemon decoded from the bot's data: URIs, shown as Signal's clients show
+      // each file; Ann's files go into the daemon's attachments directory, her sticker into a pack.
+      media: {
+        sentMessage: (ref) => {
+          const sent = fake.sentTo(team.id).find((m) => m.timestamp === target(ref).timestamp);
+          if (!sent) throw new Error(`fake signal-cli: the bot sent no message at ${ref.messageId}`);
+          return {
+            media: (sent.attachments ?? []).map((file) => ({
+              kind: shownKind(file),
+              bytes: file.bytes,
+              ...(file.filename !== null && { filename: file.filename }),
+            })),
+            text: sent.text,
+          };
+        },
+        botMessageCount: () => fake.sentTo(team.id).length,
+        userSendsMedium: (sample) => {
+          const bytes = sample.bytes ?? new Uint8Array();
+          if (sample.kind === "sticker") fake.people.sendsSticker({ from: ann, group: team, bytes });
+          else {
+            const file = {
+              bytes,
+              contentType: sample.mime ?? "application/octet-stream",
+              filename: sample.filename ?? null,
+            };
+            fake.people.sends({ from: ann, group: team, text: sample.caption ?? null, files: [file] });
+          }
+        },
+        bytesServed: () => fake.state.media.bytesServed,
+      },
     };
   },
 });

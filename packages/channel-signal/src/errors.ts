@@ -63,7 +63,8 @@ export function rpcFailure(error: JsonRpcError, account: string, idempotent: boo
     const mapped = failed && recipientFailure(failed, account);
     if (mapped) return mapped;
   }
-  const said = `signal-cli: ${error.message}`;
+  // signal-cli puts what it could not read in its message: a `data:` URI would be megabytes.
+  const said = `signal-cli: ${error.message.length > 300 ? `${error.message.slice(0, 300)}…` : error.message}`;
   const refused = (kind: ConstructorParameters<typeof PlatformHttpError>[0], options = {}) =>
     new PlatformHttpError(kind, said, 200, code, options);
   switch (error.code) {

@@ -165,35 +165,106 @@ describe("normalizeReceive", () => {
     expect(normalizeReceive(parseReceive(JSON.stringify(echo)), ctx())).toEqual({ ignored: "the bot's own message" });
   });
 
-  it("names attachments, and ignores stickers, deletions and group updates", () => {
-    const withPhoto = JSON.parse(fixture("receive-direct-reply"));
-    withPhoto.envelope.dataMessage.message = null;
-    withPhoto.envelope.dataMessage.attachments = [
-      {
-        contentType: "image/jpeg",
-        filename: "dinner.jpg",
-        id: "x",
-        size: 1,
-        width: null,
-        height: null,
-        caption: null,
-        uploadTimestamp: null,
+  it("a group message with a photo and a PDF: its text, and both files as attachments the daemon serves by id", () => {
+    expect(normalize("receive-attachments", team)).toMatchObject({
+      event: {
+        type: "message",
+        conversation: { id: GROUP, kind: "group" },
+        text: "Menu for tonight, and the bill",
+        attachments: [
+          {
+            kind: "image",
+            mime: "image/jpeg",
+            size: 183244,
+            width: 1536,
+            height: 2048,
+            source: { id: "Gx7qLm2vRb9TnW4pZc1K.jpg", groupId: GROUP },
+          },
+          {
+            kind: "file",
+            mime: "application/pdf",
+            size: 48211,
+            filename: "bill.pdf",
+            source: { id: "Ll0_Sz0fjsnRUu_CKbhc.pdf", groupId: GROUP },
+          },
+        ],
       },
-    ];
-    expect(normalizeReceive(parseReceive(JSON.stringify(withPhoto)), ctx())).toMatchObject({
-      event: { text: "[attachment: dinner.jpg]" },
     });
+    const [photo] = (normalize("receive-attachments", team) as unknown as { event: { attachments: object[] } }).event
+      .attachments;
+    // Only what signal-cli states: the photo has no name, so none is made up.
+    expect(photo).not.toHaveProperty("filename");
+  });
+
+  it("a voice note: `voice` where the daemon flags it (isVoiceNote), `audio` where it drops the flag (0.14.6)", () => {
+    expect(normalize("receive-voice-note")).toEqual({
+      event: expect.objectContaining({
+        conversation: { id: ANN, kind: "direct", title: "Ann Example" },
+        text: "",
+        attachments: [
+          {
+            kind: "voice",
+            mime: "audio/aac",
+            size: 21876,
+            source: { id: "pQ3w8ZrT1kYc6VnB0sLx.aac", recipient: ANN },
+          },
+        ],
+      }),
+    });
+    const unflagged = JSON.parse(fixture("receive-voice-note"));
+    delete unflagged.envelope.dataMessage.attachments[0].isVoiceNote;
+    expect(normalizeReceive(parseReceive(JSON.stringify(unflagged)), ctx())).toMatchObject({
+      event: { attachments: [{ kind: "audio", mime: "audio/aac" }] },
+    });
+  });
+
+  it("a sticker alone is a message with one sticker attachment, found by pack and number", () => {
+    expect(normalize("receive-sticker")).toMatchObject({
+      event: {
+        text: "",
+        attachments: [
+          { kind: "sticker", source: { sticker: { packId: "9acc9e8aba563d26a4994e69263e3b25", stickerId: 4 } } },
+        ],
+      },
+    });
+  });
+
+  it("a long body sent as text/x-signal-plain is the text, not an attachment; a caption on a file is the text when the body is empty", () => {
+    const long = JSON.parse(fixture("receive-attachments"));
+    long.envelope.dataMessage.message = "a very long message";
+    long.envelope.dataMessage.attachments = [
+      { ...long.envelope.dataMessage.attachments[1], contentType: "text/x-signal-plain", filename: null },
+    ];
+    expect(normalizeReceive(parseReceive(JSON.stringify(long)), ctx(team))).toMatchObject({
+      event: { text: "a very long message" },
+    });
+    expect(normalizeReceive(parseReceive(JSON.stringify(long)), ctx(team))).not.toHaveProperty("event.attachments");
+    const captioned = JSON.parse(fixture("receive-attachments"));
+    captioned.envelope.dataMessage.message = null;
+    captioned.envelope.dataMessage.attachments[0].caption = "tonight";
+    expect(normalizeReceive(parseReceive(JSON.stringify(captioned)), ctx(team))).toMatchObject({
+      event: { text: "tonight", attachments: [{ kind: "image" }, { kind: "file" }] },
+    });
+  });
+
+  it("the owner's file from the phone into a group is input, addressed by the group", () => {
+    const sync = JSON.parse(fixture("receive-sync-group"));
+    sync.envelope.syncMessage.sentMessage.attachments = [
+      JSON.parse(fixture("receive-attachments")).envelope.dataMessage.attachments[1],
+    ];
+    expect(normalizeReceive(parseReceive(JSON.stringify(sync)), ctx(team))).toMatchObject({
+      event: { attachments: [{ kind: "file", filename: "bill.pdf", source: { groupId: GROUP } }] },
+    });
+  });
+
+  it("ignores deletions, group updates and an empty message", () => {
     const update = JSON.parse(fixture("receive-group-mention"));
     update.envelope.dataMessage.groupInfo.type = "UPDATE";
     expect(normalizeReceive(parseReceive(JSON.stringify(update)), ctx())).toEqual({ ignored: "a group update" });
-    const sticker = JSON.parse(fixture("receive-direct-reply"));
-    Object.assign(sticker.envelope.dataMessage, {
-      message: null,
-      quote: undefined,
-      sticker: { packId: "a", stickerId: 1 },
-    });
-    expect(normalizeReceive(parseReceive(JSON.stringify(sticker)), ctx())).toMatchObject({
-      ignored: expect.stringContaining("no text"),
+    const empty = JSON.parse(fixture("receive-direct-reply"));
+    Object.assign(empty.envelope.dataMessage, { message: null, quote: undefined });
+    expect(normalizeReceive(parseReceive(JSON.stringify(empty)), ctx())).toEqual({
+      ignored: "nothing said or attached (an expiration update?)",
     });
   });
 

@@ -7,6 +7,7 @@ import {
   type RefScope,
   type ReplyContext,
 } from "@chorus/core";
+import { attachmentsOf, captionsOf } from "./attachments.js";
 import { resolveMentions } from "./mentions.js";
 import { botParticipant, isBotAddress, personOf, type SignalBot, signalRef } from "./refs.js";
 import * as wire from "./wire.js";
@@ -47,8 +48,9 @@ export function groupIdOf(event: wire.SignalReceiveEvent): string | undefined {
 /**
  * Turns one received envelope into a normalised event (DESIGN §3). People's messages and
  * reactions are input; so is what the owner writes from the phone (`syncMessage.sentMessage`) in
- * a group or to themselves. Typing, receipts, calls, stories, edits, deletions, group updates
- * and the bot's own reactions are not. A redelivery carries the same author and timestamp, so
+ * a group or to themselves. A message's files and sticker are its attachments (it may be only
+ * those, its text empty). Typing, receipts, calls, stories, edits, deletions, group updates and
+ * the bot's own reactions are not input. A redelivery carries the same author and timestamp, so
  * the same `eventId`: the gateway drops the repeat.
  */
 export function normalizeReceive(event: wire.SignalReceiveEvent, ctx: InboundContext): Normalized {
@@ -88,7 +90,11 @@ function messageEvent(
   if (data.groupInfo?.type === "UPDATE") return { ignored: "a group update" };
   if (data.remoteDelete !== undefined) return { ignored: "a deletion" };
   const said = textOf(data, ctx);
-  if (said === undefined) return { ignored: "no text (sticker, expiration update or empty)" };
+  const attachments = attachmentsOf(data, {
+    sender: sender.id,
+    ...(conversation.kind === "group" ? { groupId: conversation.id } : {}),
+  });
+  if (said === "" && attachments.length === 0) return { ignored: "nothing said or attached (an expiration update?)" };
   const mentioned = data.mentions ?? [];
   const bot = mentioned.some((m) => isBotAddress(ctx.bot, m.uuid, m.number));
   const others = mentioned
@@ -102,6 +108,7 @@ function messageEvent(
     conversation,
     sender,
     text: said,
+    ...(attachments.length > 0 ? { attachments } : {}),
     mentions: { bot, others: [...new Set(others)] },
     ...(data.quote ? { replyTo: replyOf(data.quote, ctx) } : {}),
     ref: signalRef(ctx.scope, {
@@ -148,24 +155,16 @@ function reactionEvent(
   };
 }
 
-/** The body with mentions resolved, or a note of what was attached; undefined when there is nothing said. */
-function textOf(data: wire.SignalDataMessage, ctx: InboundContext): string | undefined {
-  const body = data.message ?? "";
-  const attached = (data.attachments ?? []).map((a) => `[attachment: ${describeAttachment(a)}]`);
-  const text = resolveMentions(body, data.mentions ?? [], (m) => labelOf(m, ctx));
-  const said = [...attached, text].filter((part) => part.trim() !== "").join(" ");
-  return said === "" ? undefined : said;
+/** The body with mentions resolved; where it is empty, the captions on its files ("" when nothing is said). */
+function textOf(data: wire.SignalDataMessage, ctx: InboundContext): string {
+  const text = resolveMentions(data.message ?? "", data.mentions ?? [], (m) => labelOf(m, ctx));
+  return text.trim() !== "" ? text : captionsOf(data).join("\n");
 }
 
 function labelOf(mention: wire.SignalMention, ctx: InboundContext): string {
   if (isBotAddress(ctx.bot, mention.uuid, mention.number)) return ctx.bot.name ?? ctx.bot.number;
   const id = mention.uuid ?? mention.number ?? mention.name ?? "";
   return ctx.nameOf(id) ?? mention.number ?? mention.name ?? id;
-}
-
-function describeAttachment(attachment: unknown): string {
-  const { filename, contentType } = (attachment ?? {}) as { filename?: unknown; contentType?: unknown };
-  return typeof filename === "string" && filename !== "" ? filename : String(contentType ?? "file");
 }
 
 function replyOf(quote: NonNullable<wire.SignalDataMessage["quote"]>, ctx: InboundContext): ReplyContext {

@@ -2,14 +2,16 @@
  * Signal, through a signal-cli daemon: the plugin object the gateway imports. Then one idea per
  * file: `config.ts` → `instance.ts` (one running account) → `client.ts` (+ `errors.ts`) → `wire.ts`
  * → `events.ts` (the event stream) + `receive.ts` (an event → `ctx.emit`, kept until committed) →
- * `inbound.ts` (+ `mentions.ts`, `directory.ts`) → `outbound.ts` (+ `markdown.ts`) →
- * `reactions.ts` → `daemon.ts` (autoStart) → `login.ts` (linking), and the fake daemon every test
- * runs against, in `testing/`.
+ * `inbound.ts` (+ `attachments.ts`, `mentions.ts`, `directory.ts`) → `outbound.ts` (+ `markdown.ts`,
+ * `media-steps.ts`, `uploads.ts`) → `download.ts` (+ `data-answer.ts`), both over `streamed-rpc.ts`
+ * → `reactions.ts` → `daemon.ts` (autoStart) → `login.ts` (linking); `media.ts` says what Signal
+ * does with media. The fake daemon every test runs against is in `testing/`.
  */
 import { CHORUS_API_VERSION, defineChannel } from "@chorus/core";
 import { SIGNAL_SECRET_KEYS, type SignalConfig, signalConfigSchema } from "./config.js";
 import { createSignalInstance } from "./instance.js";
 import { LOGIN_OPTIONS, linkDevice } from "./login.js";
+import { signalMediaCapabilities } from "./media.js";
 import { MAX_TEXT_LENGTH } from "./outbound.js";
 import { probeSignal } from "./probe.js";
 
@@ -33,6 +35,7 @@ export const signalChannel = defineChannel<SignalConfig>({
     replies: true, // a quote of the message answered
     threads: false, // Signal has no threads
     maxTextLength: MAX_TEXT_LENGTH, // longer text is split
+    media: signalMediaCapabilities, // photos, video, audio, voice notes, files out (14 MB, 32 a message); stickers in too
   },
   configSchema: signalConfigSchema,
   secretKeys: SIGNAL_SECRET_KEYS,
@@ -46,3 +49,4 @@ export default signalChannel;
 
 export type { SignalConfig } from "./config.js";
 export { daemonArgs } from "./daemon.js";
+export { SIGNAL_MAX_DOWNLOAD, SIGNAL_MAX_UPLOAD, signalMediaCapabilities } from "./media.js";

@@ -10,14 +10,16 @@ import { authHeaders, SignalRpc } from "./client.js";
 import { SIGNAL_SECRET_KEYS, type SignalConfig } from "./config.js";
 import { SignalDaemon } from "./daemon.js";
 import { Directory } from "./directory.js";
+import { createDownload } from "./download.js";
 import { EVENTS_PATH, EventStream } from "./events.js";
 import { createOutbound } from "./outbound.js";
 import { createReactions } from "./reactions.js";
 import { createSignalReceive } from "./receive.js";
 import { botIdOf, type SignalBot } from "./refs.js";
+import { StreamedRpc } from "./streamed-rpc.js";
 import type { SignalContact } from "./wire.js";
 
-/** One running Signal account: wires the daemon, its event stream and receiver, outbound and reactions. */
+/** One running Signal account: wires the daemon, its event stream and receiver, outbound, downloads and reactions. */
 export function createSignalInstance(ctx: ChannelContext<SignalConfig>): ChannelInstance {
   const { config } = ctx;
   // Every log line, error and status detail of this account passes the redactor first.
@@ -31,6 +33,14 @@ export function createSignalInstance(ctx: ChannelContext<SignalConfig>): Channel
   let stream: EventStream | undefined;
   let daemon: SignalDaemon | undefined;
   const rpc = new SignalRpc(config, {
+    signal: ctx.signal,
+    redactor,
+    onReachability: (reachable, error) => {
+      problems.call = reachable ? undefined : error?.message;
+    },
+  });
+  // Calls too large to hold whole (a send with media, a download) go out streamed, on the same wire.
+  const streamed = new StreamedRpc(rpc, {
     signal: ctx.signal,
     redactor,
     onReachability: (reachable, error) => {
@@ -97,7 +107,9 @@ export function createSignalInstance(ctx: ChannelContext<SignalConfig>): Channel
       await daemon?.stop();
       status = { state: "stopped" };
     },
-    ...createOutbound(rpc, running, logger),
+    ...createOutbound(streamed, running, logger),
+    // Attachments come from the daemon's getAttachment / getSticker, decoded as they stream in.
+    ...createDownload(streamed),
     // Signal has no list and needs the held emoji to take a reaction back: the bot keeps its record.
     ...createReactions(rpc, new BotReactionRecord(ctx.store)),
     status() {

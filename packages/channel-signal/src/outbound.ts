@@ -1,10 +1,12 @@
-import type { RefScope } from "@chorus/core";
-import { type ChannelInstance, ChorusError, type Logger, type MessageRef, splitText } from "@chorus/core";
-import type { SignalRpc } from "./client.js";
+import type { OutboundMedium, RefScope } from "@chorus/core";
+import { type ChannelInstance, ChorusError, type Logger, type MessageRef } from "@chorus/core";
 import { recipientFailure } from "./errors.js";
 import { markdownToStyles } from "./markdown.js";
+import { checkMedia, signalSteps } from "./media-steps.js";
 import { placeMentions } from "./mentions.js";
 import { addressOf, recipientParams, type SignalBot, signalRef } from "./refs.js";
+import type { StreamedCall, StreamedRpc } from "./streamed-rpc.js";
+import { attachmentsBody } from "./uploads.js";
 import type { SignalSendResponse } from "./wire.js";
 
 /** The longest text sent as one Signal message; longer answers are split. */
@@ -12,29 +14,45 @@ export const MAX_TEXT_LENGTH = 2000;
 
 type Outbound = Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef">;
 
-/** Sending, typing and finding a message again: everything the bot does that is not a reaction. */
+/**
+ * Sending, typing and finding a message again: everything the bot does that is not a reaction.
+ * Media go as `data:` URIs in `send`'s `attachments`, streamed (`uploads.ts`), never as paths:
+ * the daemon may run on another machine.
+ */
 export function createOutbound(
-  rpc: SignalRpc,
+  streamed: StreamedRpc,
   running: () => { scope: RefScope; bot: SignalBot },
   logger: Logger,
 ): Outbound {
+  const rpc = streamed.rpc;
   return {
     async send(conversation, message) {
       // Before any request: a message sent by an instance that cannot mint its ref is lost to the agent.
       const { scope, bot } = running();
       const to = recipientParams(conversation.id);
+      // Before anything is sent: a medium the daemon would refuse must not leave half the message out.
+      checkMedia(message.media ?? []);
       const refs: MessageRef[] = [];
-      for (const part of splitText(message.text, MAX_TEXT_LENGTH)) {
-        // Only the first part quotes and mentions; the rest continue it.
+      for (const step of signalSteps(message, MAX_TEXT_LENGTH)) {
+        // Only the first send quotes and mentions; the rest continue it.
         const lead = refs.length === 0;
-        const params = { ...to, ...bodyParams(part, lead ? (message.mentions ?? []) : []) };
+        const params: Record<string, unknown> = {
+          ...to,
+          ...bodyParams(step.text, lead ? (message.mentions ?? []) : []),
+        };
         if (lead && message.replyTo) {
           const quoted = addressOf(message.replyTo);
           Object.assign(params, { quoteTimestamp: quoted.timestamp, quoteAuthor: quoted.author });
         }
-        const sent = await rpc.call<SignalSendResponse>("send", params, {
-          operation: `send a message to ${conversation.id}`,
-        });
+        const operation = `send a message to ${conversation.id}`;
+        const sent = step.media
+          ? await sendWithMedia(
+              streamed,
+              { ...params, ...(step.voiceNote ? { voiceNote: true } : {}) },
+              step.media,
+              operation,
+            )
+          : await rpc.call<SignalSendResponse>("send", params, { operation });
         warnAboutFailures(sent, bot.number, logger);
         refs.push(
           signalRef(scope, {
@@ -66,6 +84,27 @@ export function createOutbound(
       });
     },
   };
+}
+
+/** The slowest upload a send with media allows for (the daemon also uploads to Signal's CDN before it answers). */
+const SLOWEST_UPLOAD_BYTES_PER_SECOND = 256 * 1024;
+
+/** `send` with `params.attachments` as `data:` URIs, the body streamed as the media are read. */
+function sendWithMedia(
+  streamed: StreamedRpc,
+  params: Record<string, unknown>,
+  media: readonly OutboundMedium[],
+  operation: string,
+): Promise<SignalSendResponse> {
+  const bytes = media.reduce((sum, m) => sum + m.size, 0);
+  const call: StreamedCall = {
+    operation,
+    body: attachmentsBody(streamed.rpc.request("send", params), media),
+    // A lost answer may mean the message went out: not repeated then.
+    idempotent: false,
+    timeoutMs: streamed.rpc.config.timeoutMs + Math.ceil(bytes / SLOWEST_UPLOAD_BYTES_PER_SECOND) * 1000,
+  };
+  return streamed.post(call, (response) => streamed.result<SignalSendResponse>(response, call));
 }
 
 /** The `message`, `textStyle` and `mention` params of one part: Markdown as styles, mentions as placeholders. */

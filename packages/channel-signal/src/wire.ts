@@ -45,6 +45,32 @@ export const groupInfoSchema = z.object({
   type: text,
 });
 
+/**
+ * `JsonAttachment`: a file on a message, which the daemon has downloaded (unless it runs with
+ * `--ignore-attachments`) and serves by its `id` (`getAttachment`). Every field is written, `null`
+ * when unknown; `isVoiceNote` only by signal-cli after 0.14.6 (AsamK/signal-cli#2100): older
+ * daemons drop Signal's voice-note flag.
+ */
+export const attachmentSchema = z.object({
+  contentType: text,
+  filename: text,
+  id: text,
+  size: z.number().int().min(0).nullish(),
+  width: z.number().int().nullish(),
+  height: z.number().int().nullish(),
+  caption: text,
+  uploadTimestamp: z.number().int().nullish(),
+  isVoiceNote: z.boolean().nullish(),
+});
+export type SignalAttachment = z.infer<typeof attachmentSchema>;
+
+/** `JsonSticker`: a sticker by its pack (hex id) and number in the pack (`getSticker`). */
+export const stickerSchema = z.object({
+  packId: z.string().min(1),
+  stickerId: z.number().int().min(0),
+});
+export type SignalSticker = z.infer<typeof stickerSchema>;
+
 /** `JsonDataMessage`: a message, a reaction, a deletion … (`message` is null when there is no text). */
 export const dataMessageSchema = z.object({
   timestamp: z.number().int(),
@@ -54,8 +80,8 @@ export const dataMessageSchema = z.object({
   reaction: reactionSchema.optional(),
   quote: quoteSchema.optional(),
   mentions: z.array(mentionSchema).optional(),
-  attachments: z.array(z.unknown()).optional(),
-  sticker: z.unknown().optional(),
+  attachments: z.array(attachmentSchema).optional(),
+  sticker: stickerSchema.optional(),
   remoteDelete: z.unknown().optional(),
   groupInfo: groupInfoSchema.optional(),
 });

@@ -18,6 +18,8 @@ describe("channels.slack config", () => {
       appToken: APP,
       mode: "socket",
       apiUrl: "https://slack.com/api/",
+      fileHosts: ["https://files.slack.com", "https://files-origin.slack.com"],
+      shareTimeoutMs: 10_000,
       replyInThread: false,
       lookupTtlMs: 600_000,
       retries: 2,
@@ -55,6 +57,19 @@ describe("channels.slack config", () => {
     expect(problems({ botToken: BOT, appToken: APP, apiUrl: "slack.com" })).toEqual([
       "apiUrl: apiUrl must be an http(s) URL of Slack's Web API",
     ]);
+  });
+
+  it("takes the file hosts as origins (where the token may go), and refuses a URL with a path", () => {
+    const hosts = (fileHosts: unknown) =>
+      slackConfigSchema.parse({ botToken: BOT, appToken: APP, fileHosts }).fileHosts;
+    expect(hosts(["https://files.slack-gov.com/", "http://127.0.0.1:8080"])).toEqual([
+      "https://files.slack-gov.com",
+      "http://127.0.0.1:8080",
+    ]);
+    expect(problems({ botToken: BOT, appToken: APP, fileHosts: ["https://files.slack.com/files-pri"] })).toEqual([
+      "fileHosts.0: fileHosts lists origins (scheme and host, no path), like https://files.slack.com",
+    ]);
+    expect(problems({ botToken: BOT, appToken: APP, fileHosts: [] })[0]).toMatch(/^fileHosts:/);
   });
 
   it("declares its secret keys, and the host validates with the plugin's schema", async () => {

@@ -4,6 +4,20 @@ import { z } from "zod";
 /** Where Slack's Web API lives; a loopback fake in tests. */
 export const DEFAULT_API_URL = "https://slack.com/api/";
 
+/**
+ * Where Slack serves files (`url_private_download`, file object docs, "Authentication"): the only
+ * origins the bot token is sent to for a download. Enterprise Grid answers `files.slack.com` with a
+ * redirect to `files-origin.slack.com`, which wants the token too (NousResearch/hermes-agent#114483).
+ */
+export const DEFAULT_FILE_HOSTS = ["https://files.slack.com", "https://files-origin.slack.com"];
+
+const fileHost = z
+  .url({ protocol: /^https?$/, error: "fileHosts lists origins like https://files.slack.com" })
+  .refine((value) => new URL(value).pathname === "/" && !/[?#]/.test(value), {
+    message: "fileHosts lists origins (scheme and host, no path), like https://files.slack.com",
+  })
+  .transform((value) => new URL(value).origin);
+
 const token = (prefix: string, key: string, where: string) =>
   z
     .string({ error: `${key} is required (${where})` })
@@ -27,6 +41,10 @@ export const slackConfigSchema = z
     apiUrl: z
       .url({ protocol: /^https?$/, error: "apiUrl must be an http(s) URL of Slack's Web API" })
       .default(DEFAULT_API_URL),
+    /** Origins of Slack's file hosts: downloads send the bot token there and nowhere else. */
+    fileHosts: z.array(fileHost).min(1).default(DEFAULT_FILE_HOSTS),
+    /** How long `send` waits for Slack to tell under which message uploaded files were shared. */
+    shareTimeoutMs: z.number().int().min(0).max(120_000).default(10_000),
     /** Answers to top-level channel messages start a thread under them. */
     replyInThread: z.boolean().default(false),
     /** How long names, titles and members looked up with users.info / conversations.* are kept. */

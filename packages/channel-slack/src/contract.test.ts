@@ -1,4 +1,4 @@
-import { closedPort } from "@chorus/testkit";
+import { closedPort, type InboundMediumSample } from "@chorus/testkit";
 import { describeChannelContract } from "@chorus/testkit/vitest";
 import { slackChannel } from "./index.js";
 import { createFakeSlack } from "./testing/index.js";
@@ -61,12 +61,37 @@ for (const mode of ["http", "socket"] as const) {
         ...(mode === "http" && {
           forgeWebhook: (hooksUrl: string, text: string) => fake.forge(text, `${hooksUrl}/hooks/slack/default/events`),
         }),
+        // Files: what the fake stores of the bot's uploads, and people sharing files as Slack delivers them.
+        media: {
+          sentMessage: (ref) => fake.media.messageMedia(fake.state.message(ref.conversationId, ref.messageId)),
+          botMessageCount: () => fake.messagesIn(TEAM).filter((m) => m.user === fake.bot.id).length,
+          userSendsMedium: async (sample, hooksUrl) => {
+            requestUrl(hooksUrl);
+            await fake.userSendsFiles({
+              channel: TEAM,
+              user: ANN,
+              text: sample.caption ?? "",
+              files: [fileOf(sample)],
+            });
+          },
+          bytesServed: () => fake.media.bytesServed,
+        },
         fault: (kind) => fake.fault(kind),
         heal: () => fake.heal(),
         close: () => fake.close(),
       };
     },
   });
+}
+
+/** A medium someone shares, as a Slack file: a voice note is an audio clip recorded in Slack. */
+function fileOf(sample: InboundMediumSample) {
+  return {
+    name: sample.filename ?? `${sample.kind}.bin`,
+    bytes: sample.bytes ?? new Uint8Array(),
+    ...(sample.mime ? { mimetype: sample.mime } : {}),
+    ...(sample.kind === "voice" ? { subtype: "slack_audio" as const } : {}),
+  };
 }
 
 /** People on Slack react with names; the contract's emoji are unicode. */

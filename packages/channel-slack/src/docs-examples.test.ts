@@ -88,6 +88,19 @@ describe("Slack's documented payloads, posted to the Request URL", () => {
     expect(channel().logs.at("warn")).toEqual([]);
   });
 
+  it("file_share (api.slack.com/events/message/file_share, its `bot_id: null` as printed) becomes a message with the image", async () => {
+    fake.addConversation({ id: "D0L4B9P0Q", type: "im", members: ["U0LAN0Z89", "U061F7AUR"] });
+    expect(await fake.post(fake.http.envelope(fixture("message-file-share-docs")))).toBe(200);
+    expect(only(channel().events)).toMatchObject({
+      type: "message",
+      eventId: "D0L4B9P0Q/1529342088.000086",
+      conversation: { id: "D0L4B9P0Q", kind: "direct" },
+      text: "We got one!",
+      attachments: [{ kind: "image", filename: "ghostrap.png", mime: "image/png", size: 196920 }],
+    });
+    expect(channel().logs.at("warn")).toEqual([]);
+  });
+
   it("reaction_added becomes a reaction on the message of its item", async () => {
     expect(await fake.post(fixture("reaction-added"))).toBe(200);
     expect(only(channel().events)).toMatchObject({

@@ -20,8 +20,35 @@ export interface SlackCallFacts {
 
 /** Slack's `error` codes that mean the token is wrong, revoked or its workspace gone. */
 const AUTH_CODES = new Set(["invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired"]);
-const NOT_FOUND_CODES = new Set(["channel_not_found", "message_not_found", "thread_not_found"]);
-const INVALID_CODES = new Set(["msg_too_long", "no_text", "invalid_arguments", "invalid_blocks", "too_many_reactions"]);
+const NOT_FOUND_CODES = new Set([
+  "channel_not_found",
+  "message_not_found",
+  "thread_not_found",
+  "invalid_channel",
+  "file_not_found",
+  "file_deleted",
+]);
+const INVALID_CODES = new Set([
+  "msg_too_long",
+  "no_text",
+  "invalid_arguments",
+  "invalid_blocks",
+  "too_many_reactions",
+  "missing_argument",
+]);
+/** The files API's refusals (files.getUploadURLExternal, files.completeUploadExternal error tables), with what to do. */
+const FILE_REFUSALS: Record<string, [ErrorCode, string]> = {
+  file_uploads_disabled: [
+    "E_DISABLED",
+    "A workspace admin turned file uploads off; describe the file in text, or link to it.",
+  ],
+  file_upload_size_restricted: [
+    "E_TOO_LARGE",
+    "The workspace restricts the size of uploads (an admin setting); send a smaller file or a link.",
+  ],
+  file_type_not_allowed: ["E_UNSUPPORTED", "The workspace does not allow this type of file (an admin setting)."],
+  storage_limit_reached: ["E_PLATFORM", "The workspace used up its file storage (free plans: 5 GB)."],
+};
 /** Slack's own "try again" codes (answered with HTTP 200). */
 const TRANSIENT_CODES = new Set(["internal_error", "fatal_error", "service_unavailable", "request_timeout"]);
 /** What Slack's error codes look like; anything else in `error` is an answer that was not the Web API's. */
@@ -93,7 +120,9 @@ function platformError(code: string, data: Record<string, unknown>, facts: Slack
     const needed = typeof data.needed === "string" ? ` (${data.needed})` : "";
     return refused("E_AUTH", `Add the missing scope${needed} under OAuth & Permissions and reinstall the app.`);
   }
-  if (code === "not_in_channel") {
+  const file = FILE_REFUSALS[code];
+  if (file) return refused(file[0], file[1]);
+  if (code === "not_in_channel" || code === "posting_to_channel_denied") {
     return refused("E_AUTH", "Invite the bot into the channel first (/invite @your-bot), then try again.");
   }
   if (code === "not_allowed_token_type") return refused("E_AUTH", TOKEN_HINT[facts.token]);

@@ -1,5 +1,6 @@
 import { ChorusError, type Conversation, type InboundEvent, mintRef, type RefScope } from "@chorus/core";
 import type { z } from "zod";
+import { attachmentsOf, isFileStub } from "./attachments.js";
 import type { ConversationFacts, Directory } from "./directory.js";
 import { emojiOfName } from "./emoji.js";
 import { mentionedIn, mentionedInBlocks, resolveMarkup } from "./markup.js";
@@ -12,6 +13,9 @@ export interface BotIdentity {
   /** The bot (`B…`): its messages carry it. */
   readonly botId?: string;
 }
+
+/** `files.info` for one file id: its full file object, or undefined when Slack would not say. */
+export type FileLookup = (fileId: string) => Promise<unknown>;
 
 /** Message subtypes that are still a person writing; every other subtype (edits, joins, …) is not followed. */
 const FOLLOWED_SUBTYPES = new Set(["thread_broadcast", "file_share"]);
@@ -29,13 +33,14 @@ export async function normalizePayload(
   scope: RefScope,
   bot: BotIdentity,
   directory: Directory,
+  lookupFile?: FileLookup,
 ): Promise<InboundEvent | undefined> {
   const envelope = read(wire.envelopeSchema, payload, "Events API body");
   if (envelope.type !== "event_callback") return undefined;
   const type = (envelope.event as { type?: unknown } | undefined)?.type;
   if (type === "message" || type === "app_mention") {
     const event = read(wire.messageEventSchema, envelope.event, `${type} event`);
-    return normalizeMessage(event, scope, bot, directory);
+    return normalizeMessage(event, scope, bot, directory, lookupFile);
   }
   if (type === "reaction_added" || type === "reaction_removed") {
     const event = read(wire.reactionEventSchema, envelope.event, `${type} event`);
@@ -49,6 +54,7 @@ async function normalizeMessage(
   scope: RefScope,
   bot: BotIdentity,
   directory: Directory,
+  lookupFile: FileLookup | undefined,
 ): Promise<InboundEvent | undefined> {
   if (event.subtype !== undefined && !FOLLOWED_SUBTYPES.has(event.subtype)) return undefined;
   // Slack delivers the bot's own messages to it: answering them would loop.
@@ -58,11 +64,13 @@ async function normalizeMessage(
   }
   const raw = event.text ?? "";
   const mentioned = new Set([...mentionedIn(raw), ...mentionedInBlocks(event.blocks)]);
-  const [sender, facts] = await Promise.all([
+  const [sender, facts, files] = await Promise.all([
     directory.user(event.user),
     directory.conversation(event.channel),
+    completeFiles(event.files, lookupFile),
     ...[...mentioned].map((id) => directory.user(id)),
   ]);
+  const attachments = attachmentsOf(files);
   const text = resolveMarkup(raw, {
     user: (id) => directory.knownName(id),
     channel: (id) => directory.knownChannel(id),
@@ -76,6 +84,7 @@ async function normalizeMessage(
     conversation,
     sender,
     text,
+    ...(attachments.length > 0 ? { attachments } : {}),
     mentions: {
       // app_mention is Slack saying the bot was mentioned, whatever the text looks like.
       bot: event.type === "app_mention" || mentioned.has(bot.userId),
@@ -126,6 +135,18 @@ async function normalizeReaction(
     actor,
     timestamp: Math.round(Number(event.event_ts) * 1000),
   };
+}
+
+/**
+ * The message's files, each Slack Connect stub (`"file_access": "check_file_info"`: "make a request
+ * to files.info if you need to access the full file object", Slack Connect docs) completed with
+ * `files.info`. A lookup that fails keeps the stub: its attachment is a file, and `download` asks again.
+ */
+async function completeFiles(files: readonly unknown[] | undefined, lookupFile: FileLookup | undefined) {
+  if (!files || !lookupFile || !files.some(isFileStub)) return files;
+  return Promise.all(
+    files.map(async (file) => (isFileStub(file) ? ((await lookupFile(file.id).catch(() => undefined)) ?? file) : file)),
+  );
 }
 
 function conversationOf(facts: ConversationFacts, direct: boolean, threadId: string | undefined): Conversation {

@@ -2,12 +2,15 @@
  * Slack, on `@slack/web-api` with Socket Mode (`@slack/socket-mode`) or the Events API over
  * HTTP: the plugin object the gateway imports. Then one idea per file, in this order: `config.ts`
  * → `instance.ts` (one running workspace) → the transports `socket.ts` / `webhook.ts` and
- * `receive.ts` (a delivery → `ctx.emit` → Slack's acknowledgement) → `inbound.ts` →
- * `outbound.ts` → `reactions.ts`, and the fake Slack every test runs against, in `testing/`.
+ * `receive.ts` (a delivery → `ctx.emit` → Slack's acknowledgement) → `inbound.ts`
+ * (`attachments.ts`) → `outbound.ts` (`media-send.ts`, `upload.ts`, `share.ts`) → `download.ts` →
+ * `reactions.ts`; `media.ts` says what Slack does with media. The fake Slack every test runs
+ * against is in `testing/`.
  */
 import { CHORUS_API_VERSION, defineChannel } from "@chorus/core";
 import { SLACK_SECRET_KEYS, type SlackConfig, slackConfigSchema } from "./config.js";
 import { createSlackInstance } from "./instance.js";
+import { slackMediaCapabilities } from "./media.js";
 import { MAX_TEXT_LENGTH } from "./outbound.js";
 import { probeSlack } from "./probe.js";
 
@@ -32,6 +35,7 @@ export const slackChannel = defineChannel<SlackConfig>({
     replies: true, // a reply is a thread reply: inside threads, and with replyInThread for channel messages
     threads: true, // a thread is a conversation of its own
     maxTextLength: MAX_TEXT_LENGTH, // longer text is split
+    media: slackMediaCapabilities, // files of up to 1 GB, 10 a message, with a caption; voice clips come in (media.ts)
   },
   configSchema: slackConfigSchema,
   secretKeys: SLACK_SECRET_KEYS,
@@ -44,5 +48,6 @@ export const slackChannel = defineChannel<SlackConfig>({
 export default slackChannel;
 
 export { type SlackConfig, slackConfigSchema } from "./config.js";
+export { SLACK_MAX_FILE_BYTES, SLACK_MAX_FILES, slackMediaCapabilities } from "./media.js";
 export { toMrkdwn } from "./mrkdwn.js";
 export { verifySlackSignature } from "./webhook.js";

@@ -5,11 +5,13 @@ import {
   type ChannelStatus,
   ChorusError,
   type RefScope,
+  toChorusError,
 } from "@chorus/core";
 import { WebClient } from "@slack/web-api";
 import { SlackApi } from "./api.js";
 import { SLACK_SECRET_KEYS, type SlackConfig } from "./config.js";
 import { Directory } from "./directory.js";
+import { createDownload } from "./download.js";
 import { type BotIdentity, normalizePayload } from "./inbound.js";
 import { createOutbound } from "./outbound.js";
 import { createReactions } from "./reactions.js";
@@ -41,6 +43,7 @@ export function createSlackInstance(ctx: ChannelContext<SlackConfig>): ChannelIn
     },
   });
   const directory = new Directory(api, config.lookupTtlMs, logger);
+  const download = createDownload(api, config, ctx.signal);
   let bot: Connected | undefined;
   let status: ChannelStatus = { state: "stopped" };
   const scope = (): RefScope => {
@@ -48,8 +51,10 @@ export function createSlackInstance(ctx: ChannelContext<SlackConfig>): ChannelIn
     return { channel: "slack", accountId: ctx.accountId, botId: bot.userId };
   };
   // Both transports hand every body to one receiver; it decides whether Slack is acknowledged.
+  // A Slack Connect file arrives as a stub; files.info completes it (a failed lookup keeps the stub).
+  const lookupFile = async (file: string) => (await api.call("files.info", (web) => web.files.info({ file }))).file;
   const receive = createReceive({
-    normalize: (payload) => normalizePayload(payload, scope(), bot as Connected, directory),
+    normalize: (payload) => normalizePayload(payload, scope(), bot as Connected, directory, lookupFile),
     emit: (event) => ctx.emit(event),
     logger,
     signal: ctx.signal,
@@ -98,7 +103,15 @@ export function createSlackInstance(ctx: ChannelContext<SlackConfig>): ChannelIn
       status = { state: "stopped" };
       await socket?.stop();
     },
-    ...createOutbound(api, scope, { replyInThread: config.replyInThread }),
+    ...createOutbound(api, scope, {
+      replyInThread: config.replyInThread,
+      files: { config, signal: ctx.signal, redactor, logger, shareTimeoutMs: config.shareTimeoutMs },
+    }),
+    // What a download throws passes the redactor too (it names no URL, but a platform's words might carry a token).
+    download: (attachment, options) =>
+      download(attachment, options).catch((error: unknown) => {
+        throw redactor.error(toChorusError(error));
+      }),
     ...createReactions(api, () => scope().botId),
     status() {
       const down = status.state === "running" ? (socket?.problem ?? problem) : undefined;

@@ -34,7 +34,8 @@ export const messageEventSchema = z.object({
   channel: z.string().min(1),
   /** Left out by messages of integrations without a user (`bot_message`), which are not followed. */
   user: z.string().min(1).optional(),
-  bot_id: z.string().optional(),
+  /** Slack's documented file_share example prints `"bot_id": null` for a person's message. */
+  bot_id: z.string().nullish(),
   text: z.string().optional(),
   ts: slackTs,
   thread_ts: slackTs.optional(),
@@ -42,6 +43,8 @@ export const messageEventSchema = z.object({
   /** `channel`, `group` (private channel), `im` or `mpim`; `app_mention` has none. */
   channel_type: z.string().optional(),
   blocks: z.array(z.unknown()).optional(),
+  /** Slack file objects (https://api.slack.com/types/file), read one by one in `attachments.ts`: one odd file spoils no message. */
+  files: z.array(z.unknown()).optional(),
   event_ts: z.string().optional(),
 });
 export type MessageEvent = z.infer<typeof messageEventSchema>;

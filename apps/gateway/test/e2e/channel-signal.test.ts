@@ -106,7 +106,10 @@ describe("Signal through the real gateway process", () => {
       /main: running \(linked as \+15550001000 \(Chorus\); events from http:\/\/127\.0\.0\.1:\d+\)/,
     );
     expect(run.stdout).toContain("reactions: singleSlot");
-    expect(run.stdout).not.toContain("webhook");
+    // Signal's lines (up to the next channel's) list no webhook: events come from the daemon's stream.
+    const signal = run.stdout.slice(run.stdout.indexOf("\nsignal ")).split(/\n(?=\S)/)[1] ?? "";
+    expect(signal).toMatch(/^signal /);
+    expect(signal).not.toContain("webhook");
   });
 
   it("an unmentioned message waits; a mention brings it, the reply quotes the trigger and the reaction lands", async () => {

@@ -2,7 +2,10 @@ import { createFakeServer, type FakeServer, outage, type PlatformFault } from "@
 import { type FakeFeishuEvents as Events, FakeFeishuEvents } from "./fake-events.js";
 import { FakeIm } from "./fake-im.js";
 import { type ClientConfig, FakeLongConnection, FEISHU_CLIENT_CONFIG } from "./fake-long-connection.js";
+import { FakeFeishuMedia } from "./fake-media.js";
+import type { FakeMediaLimits } from "./fake-media-routes.js";
 import { registerOpenApi } from "./fake-open-api.js";
+import { FakeResources } from "./fake-resources.js";
 import { type FakeChat, FakeFeishuState, type FakeMessage, type FakeUser } from "./fake-state.js";
 import { FakeTokens } from "./fake-tokens.js";
 import { FakeFeishuWebhooks, FEISHU_REDELIVERY } from "./fake-webhooks.js";
@@ -35,7 +38,13 @@ export interface FakeFeishuOptions {
   contactScope?: boolean;
   /** The app receives every group message, not only those that @ it; default true. */
   groupMessageScope?: boolean;
+  /** Feishu's media limits (images 10 MB, files 30 MB, downloads 100 MB); tests lower them. */
+  limits?: Partial<FakeMediaLimits>;
 }
+
+const MB = 1024 * 1024;
+/** Feishu's own limits: 上传图片 10 MB, 上传文件 30 MB, 获取消息中的资源文件 100 MB. */
+const FEISHU_LIMITS: FakeMediaLimits = { maxImageBytes: 10 * MB, maxFileBytes: 30 * MB, maxDownloadBytes: 100 * MB };
 
 /** A stateful fake Feishu / Lark on 127.0.0.1: the Open API, the long connection and webhook deliveries. */
 export interface FakeFeishu {
@@ -45,6 +54,8 @@ export interface FakeFeishu {
   readonly events: Events;
   readonly longConnection: FakeLongConnection;
   readonly webhooks: FakeFeishuWebhooks;
+  /** People's media and the bot's uploads, by key; `media.userSends` sends one, `media.messageMedia` reads one back. */
+  readonly media: FakeFeishuMedia;
   readonly url: string;
   readonly appId: string;
   readonly appSecret: string;
@@ -97,7 +108,9 @@ export function createFakeFeishu(options: FakeFeishuOptions = {}): FakeFeishu {
   const verificationToken = options.verificationToken ?? "fake-verification-token-00000000";
   const state = new FakeFeishuState(appId, "736588c9260f175e");
   const bot = { open_id: "ou_b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0", app_name: options.botName ?? "Chorus" };
-  const server = createFakeServer();
+  const limits = { ...FEISHU_LIMITS, ...options.limits };
+  // Bodies up to the largest upload (and its form) reach the routes, which answer Feishu's own refusals.
+  const server = createFakeServer({ maxBodyBytes: Math.max(limits.maxImageBytes, limits.maxFileBytes) + MB });
   const tokens = new FakeTokens(options.tokenTtlSeconds ?? 7200);
   const events = new FakeFeishuEvents(state, verificationToken);
   const redelivery = {
@@ -122,8 +135,10 @@ export function createFakeFeishu(options: FakeFeishuOptions = {}): FakeFeishu {
     return delivered;
   };
   const scopes = { contact: options.contactScope ?? true, group: options.groupMessageScope ?? true };
-  const im = new FakeIm(state, events, deliver, () => scopes.group, bot.open_id);
-  registerOpenApi({ server, state, tokens, im, appSecret, bot, contactScope: () => scopes.contact });
+  const resources = new FakeResources();
+  const im = new FakeIm(state, events, deliver, () => scopes.group, bot.open_id, resources);
+  const media = new FakeFeishuMedia(state, resources, im, textOf);
+  registerOpenApi({ server, state, tokens, im, appSecret, bot, contactScope: () => scopes.contact, resources, limits });
 
   return {
     server,
@@ -132,6 +147,7 @@ export function createFakeFeishu(options: FakeFeishuOptions = {}): FakeFeishu {
     events,
     longConnection,
     webhooks,
+    media,
     appId,
     appSecret,
     verificationToken,

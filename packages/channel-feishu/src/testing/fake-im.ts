@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { type FakeResponse, json, type RequestContext } from "@chorus/testkit";
 import type { FakeFeishuEvents, FeishuEnvelope } from "./fake-events.js";
+import { contentProblem } from "./fake-message-content.js";
+import type { FakeResources } from "./fake-resources.js";
 import type { FakeFeishuState, FakeMessage, FakeUser } from "./fake-state.js";
 
 /** Feishu's success envelope. */
@@ -37,6 +39,7 @@ export class FakeIm {
     private readonly deliver: (envelope: FeishuEnvelope) => Promise<unknown>,
     private readonly groupMessageScope: () => boolean,
     private readonly botOpenId: string,
+    private readonly resources: FakeResources,
   ) {}
 
   /** `POST /open-apis/im/v1/messages?receive_id_type=chat_id`. */
@@ -79,8 +82,8 @@ export class FakeIm {
     const earlier = uuid === undefined ? undefined : this.#byUuid.get(uuid);
     if (earlier) return ok(earlier);
     if (!this.state.chats.get(chatId)?.botIn) return fail(400, 230002, "The bot can not be outside the group.");
-    const problem = contentProblem(body.msg_type, body.content);
-    if (problem) return fail(400, 230001, `Your request contains an invalid request parameter, ext=${problem}`);
+    const problem = contentProblem(body.msg_type, body.content, this.resources);
+    if (problem) return fail(400, problem.code, problem.msg);
     const limit = MAX_BODY_BYTES[String(body.msg_type)] ?? 30 * 1024;
     if (ctx.rawBody.length > limit) return fail(400, 230025, "The length of the message content reaches its limit.");
     const message = this.state.postMessage({
@@ -93,21 +96,4 @@ export class FakeIm {
     if (uuid !== undefined) this.#byUuid.set(uuid, message);
     return ok(message);
   }
-}
-
-/** What is wrong with a message's `msg_type` and `content` (a JSON string), or undefined. */
-function contentProblem(msgType: unknown, content: unknown): string | undefined {
-  if (msgType !== "text" && msgType !== "post") return `unsupported msg_type ${String(msgType)}`;
-  if (typeof content !== "string") return "content must be a JSON string";
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(content);
-  } catch {
-    return "content is not JSON";
-  }
-  if (msgType === "text")
-    return typeof (parsed as { text?: unknown }).text === "string" ? undefined : "text is missing";
-  const locales = Object.values((parsed ?? {}) as Record<string, { content?: unknown }>);
-  const valid = locales.length > 0 && locales.every((l) => Array.isArray(l?.content) && l.content.every(Array.isArray));
-  return valid ? undefined : "post content must be { <locale>: { title?, content: [[elements]] } }";
 }

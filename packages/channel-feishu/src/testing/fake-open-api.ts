@@ -2,6 +2,8 @@ import { type FakeResponse, type FakeServer, json, type RequestContext } from "@
 import { FEISHU_EMOJI_TYPES } from "../vocabulary.js";
 import type { FeishuReaction } from "../wire.js";
 import { type FakeIm, fail, ok } from "./fake-im.js";
+import { type FakeMediaLimits, registerMediaRoutes } from "./fake-media-routes.js";
+import type { FakeResources } from "./fake-resources.js";
 import type { FakeFeishuState, FakeMessage } from "./fake-state.js";
 import type { FakeTokens } from "./fake-tokens.js";
 
@@ -15,6 +17,8 @@ export interface OpenApiDeps {
   bot: { open_id: string; app_name: string };
   /** Whether the app was granted a contact scope (user names). */
   contactScope: () => boolean;
+  resources: FakeResources;
+  limits: FakeMediaLimits;
 }
 
 type Ctx = RequestContext<undefined>;
@@ -29,12 +33,13 @@ const offsetOf = (token: string | null): number | undefined => {
 
 /**
  * The Open API routes of the fake Feishu: the tenant token, bot info, messages (create, reply,
- * get), reactions (create, delete, list with pagination), chats and their members, and contact
- * users, each answering Feishu's envelope `{ code, msg, data }`, refusals with Feishu's codes.
+ * get), reactions (create, delete, list with pagination), chats and their members, contact users,
+ * and media (`fake-media-routes.ts`), each answering Feishu's envelope `{ code, msg, data }`,
+ * refusals with Feishu's codes.
  */
 export function registerOpenApi(deps: OpenApiDeps): void {
   const { server, state, tokens, im } = deps;
-  const authed = (method: string, path: string, handler: (ctx: Ctx) => FakeResponse) =>
+  const authed = (method: string, path: string, handler: (ctx: Ctx) => FakeResponse | Promise<FakeResponse>) =>
     server.route(method, path, (ctx: Ctx) => {
       const auth = String(ctx.headers.authorization ?? "");
       if (!auth.startsWith("Bearer ")) {
@@ -67,6 +72,8 @@ export function registerOpenApi(deps: OpenApiDeps): void {
     // Not wrapped in `data`, unlike every other answer.
     return json(200, { code: 0, msg: "ok", tenant_access_token: token, expire });
   });
+
+  registerMediaRoutes(authed, state, deps.resources, deps.limits);
 
   authed("GET", "/open-apis/bot/v3/info", () =>
     json(200, { code: 0, msg: "ok", bot: { activate_status: 2, ip_white_list: [], avatar_url: "", ...deps.bot } }),

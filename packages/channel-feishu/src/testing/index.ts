@@ -10,6 +10,9 @@ export {
   FEISHU_CLIENT_CONFIG,
   type FrameAck,
 } from "./fake-long-connection.js";
+export { FakeFeishuMedia, type UserMediumInput } from "./fake-media.js";
+export type { FakeMediaLimits } from "./fake-media-routes.js";
+export { type FakeFileType, type FakeResource, FakeResources } from "./fake-resources.js";
 export { type FakeChat, FakeFeishuState, type FakeMessage, type FakeUser } from "./fake-state.js";
 export { FakeTokens } from "./fake-tokens.js";
 export {

@@ -1,4 +1,5 @@
 import type { TalkCreate, TalkLike, TalkMembership, TalkUndo } from "../wire.js";
+import type { FakeFile } from "./fake-files.js";
 import type { FakeBot, FakeMessage, FakeRoom, FakeUser } from "./fake-state.js";
 import { phpArray, phpJsonEncode } from "./php-json.js";
 
@@ -94,5 +95,47 @@ export function unreadableHook(room: FakeRoom, author: FakeUser) {
     actor: { ...personFromAttendee(author), talkParticipantType: "moderator" },
     object: { type: "Note", name: "message", content: phpJsonEncode({ message: "?", parameters: [] }) },
     target: collectionOf(room),
+  };
+}
+
+/** The sharer as `SystemMessage::getUser` names it: the first parameter of every system message. */
+export function actorParameter(id: string, name: string) {
+  return { type: "user", id, name, "mention-id": id };
+}
+
+/**
+ * The `file` rich object as spreed's `SystemMessage::getFileFromShare` builds it for the author of
+ * the share (a user): field for field and in its order, `size` and `permissions` cast to strings,
+ * `path` in the author's files, `link` the login-only `files.viewcontroller.showFile` route.
+ */
+export function fileParameter(file: FakeFile, serverUrl: string) {
+  const name = file.path.split("/").pop() ?? file.path;
+  return {
+    type: "file",
+    id: String(file.id),
+    name,
+    size: String(file.bytes.byteLength),
+    path: file.path,
+    link: `${serverUrl}/index.php/f/${file.id}`,
+    etag: file.etag,
+    permissions: "27",
+    mimetype: file.mimetype,
+    "preview-available": file.mimetype.startsWith("image/") ? "yes" : "no",
+    "hide-download": "no",
+  };
+}
+
+/**
+ * The `geo-location` rich object of a shared location (`object_shared`: the client's `metaData`
+ * with its `id` cast to a string; server `RichObjectStrings/Definitions.php`: id, name, latitude,
+ * longitude).
+ */
+export function geoParameter(location: { latitude: number; longitude: number; name?: string | undefined }) {
+  return {
+    type: "geo-location",
+    id: `geo:${location.latitude},${location.longitude}`,
+    name: location.name ?? "",
+    latitude: String(location.latitude),
+    longitude: String(location.longitude),
   };
 }

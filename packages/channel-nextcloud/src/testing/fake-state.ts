@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { FakeFiles } from "./fake-files.js";
 
 /** A person in the fake Talk (`users/<id>` actor). */
 export interface FakeUser {
@@ -35,6 +36,8 @@ export interface FakeRoom {
   type: "group" | "one2one";
   /** Bot ids enabled here (`occ talk:bot:setup`). */
   bots: number[];
+  /** User ids of the participants (who may share files here, and see what is shared). */
+  participants: string[];
 }
 
 /** A stored chat message. */
@@ -49,6 +52,12 @@ export interface FakeMessage {
   replyTo?: number;
   referenceId?: string;
   silent?: boolean;
+  /** `voice-message` for a voice message (`talkMetaData.messageType`). */
+  messageType?: string;
+  /** The shared file this message shows (`file_shared`). */
+  fileId?: number;
+  /** The caption the file was shared with (then also `message`). */
+  caption?: string;
 }
 
 /** Everything the fake Talk holds, and the only code that changes it. */
@@ -59,6 +68,8 @@ export class FakeTalkState {
   readonly messages = new Map<number, FakeMessage>();
   /** Reactions per message id: actor id → emoji, in the order they were made. */
   readonly reactions = new Map<number, { actorId: string; emoji: string }[]>();
+  /** Accounts, their files, and files shared with conversations. */
+  readonly files = new FakeFiles();
   #nextMessage = 1000;
 
   installBot(input: { name: string; secret: string; url: string; features?: string[] }): FakeBot {
@@ -101,6 +112,11 @@ export class FakeTalkState {
     const kept = list.filter((r) => !(r.actorId === actorId && r.emoji === emoji));
     this.reactions.set(messageId, kept);
     return kept.length !== list.length;
+  }
+
+  /** Tokens of the conversations `user` takes part in. */
+  roomsOf(user: string): string[] {
+    return [...this.rooms.values()].filter((room) => room.participants.includes(user)).map((room) => room.token);
   }
 
   reactionsBy(messageId: number, actorId: string): string[] {

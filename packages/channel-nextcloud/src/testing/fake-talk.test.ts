@@ -95,8 +95,14 @@ describe("fake Talk", () => {
 });
 
 describe("what the fake sends is what Talk sends", () => {
-  const team: FakeRoom = { token: "n3xtc10ud", name: "Team Room", type: "group", bots: [] };
-  const direct: FakeRoom = { token: "d1r3ct", name: '["ada-lovelace","charles"]', type: "one2one", bots: [] };
+  const team: FakeRoom = { token: "n3xtc10ud", name: "Team Room", type: "group", bots: [], participants: [] };
+  const direct: FakeRoom = {
+    token: "d1r3ct",
+    name: '["ada-lovelace","charles"]',
+    type: "one2one",
+    bots: [],
+    participants: [],
+  };
   const ada = { id: "ada-lovelace", name: "Ada Lovelace" };
   const message = (
     id: number,

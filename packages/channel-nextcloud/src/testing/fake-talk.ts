@@ -1,80 +1,23 @@
-import {
-  createFakeServer,
-  type FakeResponse,
-  type FakeServer,
-  json,
-  outage,
-  type PlatformFault,
-  type RequestContext,
-} from "@chorus/testkit";
+import { createFakeServer, type FakeResponse, json, outage, type RequestContext } from "@chorus/testkit";
 import { BOT_API_PATH, signedPart } from "../client.js";
 import { signatureMatches } from "../signing.js";
-import type { TalkCreate, TalkLike, TalkMembership, TalkUndo } from "../wire.js";
-import { type DeliverOptions, type Delivery, HookSender } from "./fake-delivery.js";
-import { createHook, likeHook, membershipHook, undoHook, unreadableHook } from "./fake-hooks.js";
-import { type FakeBot, type FakeMessage, type FakeRoom, FakeTalkState, type FakeUser } from "./fake-state.js";
+import { type DavCounters, registerDav } from "./fake-dav.js";
+import { HookSender } from "./fake-delivery.js";
+import {
+  actorParameter,
+  createHook,
+  fileParameter,
+  geoParameter,
+  likeHook,
+  membershipHook,
+  undoHook,
+  unreadableHook,
+} from "./fake-hooks.js";
+import { registerShares } from "./fake-shares.js";
+import { type FakeBot, type FakeRoom, FakeTalkState } from "./fake-state.js";
+import type { FakeTalk, FakeTalkOptions } from "./fake-talk-types.js";
 
-export interface FakeTalkOptions {
-  /** Talk's `max-length` of a chat message; default 32000. */
-  maxTextLength?: number;
-}
-
-/** What a person writes. */
-export interface UserMessageInput {
-  token: string;
-  user: FakeUser;
-  /** Text with `{placeholders}` for `parameters`. */
-  message: string;
-  parameters?: Record<string, unknown>;
-  replyTo?: number;
-}
-
-/** A stateful fake Nextcloud Talk on 127.0.0.1: the bot OCS API, plus webhooks signed and encoded as Talk does. */
-export interface FakeTalk {
-  readonly server: FakeServer;
-  readonly state: FakeTalkState;
-  readonly url: string;
-  /** Every webhook posted, with the exact bytes of its body. */
-  readonly deliveries: readonly Delivery[];
-  start(): Promise<string>;
-  close(): Promise<void>;
-  /** `occ talk:bot:install <name> <secret> <url> --feature …`. */
-  installBot(input: { name: string; secret: string; url: string; features?: string[] }): FakeBot;
-  /** Creates a group conversation, or a one-to-one (named by its sorted user ids) with `users`. */
-  addRoom(input: { token: string; name?: string; type?: "group" | "one2one"; users?: string[] }): FakeRoom;
-  /** `occ talk:bot:setup <bot-id> <token>`: enables the bot in a conversation. */
-  setupBot(bot: FakeBot, token: string): void;
-  /** The `channels.nextcloud` block for a bot. */
-  config(bot: FakeBot, extra?: Record<string, unknown>): Record<string, unknown>;
-  /** Someone writes; returns the `Create` hook Talk would send (not yet delivered). */
-  userSends(input: UserMessageInput): TalkCreate & { object: { id: string } };
-  /** Someone reacts; returns the `Like` hook. */
-  userReacts(messageId: number, user: FakeUser, emoji: string): TalkLike;
-  /** Someone takes a reaction back; returns the `Undo` hook. */
-  userUnreacts(messageId: number, user: FakeUser, emoji: string): TalkUndo;
-  /** The `Join`/`Leave` hook for a bot and a conversation. */
-  membershipEvent(type: "Join" | "Leave", bot: FakeBot, token: string): TalkMembership;
-  /** A hook in a conversation that the plugin cannot read (see `unreadableHook`). */
-  unreadableEvent(token: string, user: FakeUser): object;
-  /**
-   * Posts `body` to `url` as Talk does: PHP-encoded (a string is sent as it is), signed over
-   * random + body with the bot's secret; resolves with the answer.
-   */
-  deliver(url: string, bot: FakeBot, body: object | string, options?: DeliverOptions): Promise<Response>;
-  /** The last genuine delivery again, as Talk would fire it again: same body, a fresh random. */
-  redeliverLast(url?: string): Promise<Response>;
-  /** The last delivery posted again with its random and signature: a captured request replayed. */
-  replayLast(): Promise<Response>;
-  /** Delivers a hook to every bot enabled in `token` with the feature it needs, at its URL. */
-  dispatch(token: string, body: object): Promise<number[]>;
-  /** From now on every bot API request misbehaves like `kind` (refuse, close, hang, garbage), until `heal()`. */
-  outage(kind: PlatformFault): void;
-  heal(): void;
-  /** A bot's reactions on a message, as Talk stores them. */
-  botReactions(messageId: number, bot: FakeBot): string[];
-  reactionsBy(messageId: number, actorId: string): string[];
-  messagesIn(token: string): FakeMessage[];
-}
+export type { FakeTalk, FakeTalkOptions, FileShareInput, UserMessageInput } from "./fake-talk-types.js";
 
 type Ctx = RequestContext<undefined>;
 
@@ -94,7 +37,8 @@ function isSingleEmoji(text: string): boolean {
 export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
   const maxTextLength = options.maxTextLength ?? 32_000;
   const state = new FakeTalkState();
-  const server = createFakeServer();
+  const server = createFakeServer({ maxBodyBytes: options.maxUploadBytes ?? 512 * 1024 * 1024 });
+  const counters: DavCounters = { served: 0 };
   const sender = new HookSender(() => server.url);
 
   /** `BotController::getBotFromHeaders`: 400 for a missing/short random or signature, 401 when no bot matches. */
@@ -176,6 +120,8 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
     });
   server.route("POST", `${BOT_API_PATH}/:token/reaction/:messageId`, reaction(false));
   server.route("DELETE", `${BOT_API_PATH}/:token/reaction/:messageId`, reaction(true));
+  registerDav(server, state, counters);
+  const shares = registerShares(server, state);
 
   const roomOrThrow = (token: string) => {
     const room = state.rooms.get(token);
@@ -204,6 +150,7 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
         type,
         name: type === "one2one" ? JSON.stringify([...users].sort()) : (name ?? token),
         bots: [],
+        participants: [...users],
       };
       state.rooms.set(token, room);
       return room;
@@ -238,6 +185,51 @@ export function createFakeTalk(options: FakeTalkOptions = {}): FakeTalk {
       return undoHook(roomOrThrow(message.token), user, message, emoji);
     },
     membershipEvent: (type, bot, token) => membershipHook(type, bot, roomOrThrow(token)),
+    userSharesFile: ({ token, user, name, bytes, caption }) => {
+      const room = roomOrThrow(token);
+      state.users.set(user.id, user);
+      if (!room.participants.includes(user.id)) room.participants.push(user.id);
+      const file = state.files.store(user.id, state.files.freePath(user.id, `Talk/${name}`), bytes);
+      state.files.share(file.id, user.id, token);
+      const message = state.postMessage({
+        token,
+        actorId: `users/${user.id}`,
+        actorName: user.name,
+        message: caption ?? "{file}",
+        parameters: { actor: actorParameter(user.id, user.name), file: fileParameter(file, server.url) },
+        fileId: file.id,
+        ...(caption !== undefined ? { caption } : {}),
+      });
+      return createHook(room, user, message);
+    },
+    userSharesLocation: ({ token, user, location }) => {
+      const room = roomOrThrow(token);
+      state.users.set(user.id, user);
+      const message = state.postMessage({
+        token,
+        actorId: `users/${user.id}`,
+        actorName: user.name,
+        message: "{object}",
+        parameters: { actor: actorParameter(user.id, user.name), object: geoParameter(location) },
+      });
+      return createHook(room, user, message);
+    },
+    addAccount: ({ id, appPassword, displayName, folders }) =>
+      state.files.addAccount({ id, appPassword, displayName: displayName ?? id }, folders),
+    addParticipant: (token, userId) => {
+      const room = roomOrThrow(token);
+      if (!room.participants.includes(userId)) room.participants.push(userId);
+    },
+    sharedMessage: (referenceId) => {
+      const message = [...state.messages.values()].find((m) => m.referenceId === referenceId);
+      if (!message) return undefined;
+      const file = message.fileId === undefined ? undefined : state.files.files.get(message.fileId);
+      return { message, ...(file ? { file } : {}) };
+    },
+    loseNextShareAnswer: () => shares.loseNextAnswer(),
+    get bytesServed() {
+      return counters.served;
+    },
     unreadableEvent: (token, user) => unreadableHook(roomOrThrow(token), user),
     deliver: (url, bot, body, deliverOptions) => sender.deliver(url, bot, body, deliverOptions),
     redeliverLast: (url) => sender.redeliverLast(url),

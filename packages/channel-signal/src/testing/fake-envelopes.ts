@@ -24,7 +24,8 @@ export interface DataParts {
   quote?: { id: number; author: FakePerson; text: string | null };
   reaction?: { emoji: string; targetAuthor: FakePerson; targetSentTimestamp: number; isRemove: boolean };
   group?: { id: string; name: string | null; revision: number; update?: boolean };
-  attachments?: { contentType: string; filename: string | null; id: string; size: number }[];
+  attachments?: { contentType: string; filename: string | null; id: string; size: number; isVoiceNote?: boolean }[];
+  sticker?: { packId: string; stickerId: number };
 }
 
 /** `JsonDataMessage`, fields in the record's order. */
@@ -57,15 +58,18 @@ export function jsonDataMessage(parts: DataParts): Record<string, unknown> {
       },
     }),
     ...(parts.mentions?.length && { mentions: parts.mentions }),
+    // `JsonAttachment`: every field written, null when unknown; `isVoiceNote` last, only where the daemon writes it.
     ...(parts.attachments?.length && {
-      attachments: parts.attachments.map((a) => ({
+      attachments: parts.attachments.map(({ isVoiceNote, ...a }) => ({
         ...a,
         width: null,
         height: null,
         caption: null,
-        uploadTimestamp: null,
+        uploadTimestamp: parts.timestamp,
+        ...(isVoiceNote !== undefined && { isVoiceNote }),
       })),
     }),
+    ...(parts.sticker && { sticker: parts.sticker }),
     ...(group && {
       groupInfo: {
         groupId: group.id,

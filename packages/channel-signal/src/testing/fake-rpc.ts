@@ -38,7 +38,9 @@ export const SEND_METHODS: Record<string, (world: RpcWorld, params: Params) => u
   send(world, params) {
     const message = typeof params.message === "string" ? params.message : "";
     const quoteTimestamp = params.quoteTimestamp;
-    if (message === "" && quoteTimestamp === undefined) {
+    // Read before anything is sent, as signal-cli reads them before it uploads.
+    const files = world.state.media.readAttachments(params);
+    if (message === "" && files.length === 0 && quoteTimestamp === undefined) {
       throw new RpcFailure(
         USER_ERROR,
         "Sending empty message is not allowed, either a message, attachment or sticker must be given.",
@@ -65,6 +67,8 @@ export const SEND_METHODS: Record<string, (world: RpcWorld, params: Params) => u
         mentions: mentions.map((m) => `${m.start}:${m.length}:${personOf(world, m.what).uuid}`),
         textStyles: textStyles.map((s) => `${s.start}:${s.length}:${s.what}`),
         ...(quote && { quote }),
+        // Uploaded once, for every recipient (AttachmentHelper.uploadAttachments).
+        ...(files.length > 0 && { attachments: files.map((f, i) => ({ id: `${timestamp}-${i}`, ...f })) }),
       }),
     );
   },

@@ -5,6 +5,7 @@ import {
   type FakeResponse,
   type FakeServer,
   json,
+  mediumResponse,
   outage,
   type PlatformFault,
   type RequestContext,
@@ -12,6 +13,7 @@ import {
 import type { FakePerson } from "./fake-envelopes.js";
 import { FakeEventHub } from "./fake-events.js";
 import { FakeLinking } from "./fake-link.js";
+import { DataAnswer, hasLongString, JACKSON_MAX_STRING } from "./fake-media.js";
 import { type InjectedFailure, RpcFailure, type RpcWorld, SEND_METHODS } from "./fake-rpc.js";
 import { FakeSignalState } from "./fake-state.js";
 import { PeopleActions } from "./people.js";
@@ -29,6 +31,16 @@ export interface FakeSignalOptions {
   keepAliveMs?: number;
   /** Listen on this port (a restarted daemon comes back on its port). */
   port?: number;
+  /**
+   * The longest JSON string the daemon reads (Jackson's `maxStringLength`, 20,000,000); a request
+   * with a longer one fails whole. Lower it to test the limit without megabytes.
+   */
+  maxJsonString?: number;
+  /**
+   * Write `isVoiceNote` on received attachments, as signal-cli after 0.14.6 does
+   * (AsamK/signal-cli#2100); 0.14.6 and older drop Signal's voice-note flag (the default).
+   */
+  voiceNoteFlag?: boolean;
 }
 
 /** The version the fake answers with; the JSON shapes follow its `Json*` records. */
@@ -37,7 +49,8 @@ export const FAKE_SIGNAL_CLI_VERSION = "0.14.6";
 /**
  * A stateful fake `signal-cli daemon --http` on 127.0.0.1: JSON-RPC on `/api/v1/rpc` (errors as
  * HTTP 200 with `error`), Server-Sent Events on `/api/v1/events`, `/api/v1/check`, linking in
- * multi-account mode, and what people do on Signal (`people`).
+ * multi-account mode, files in and out (`send` with `data:` URIs, `getAttachment`, `getSticker`),
+ * and what people do on Signal (`people`).
  */
 export class FakeSignal {
   readonly state: FakeSignalState;
@@ -67,6 +80,7 @@ export class FakeSignal {
       this.state,
       (data) => this.events.send(data),
       () => this.account,
+      options.voiceNoteFlag === true,
     );
     this.server = this.#build(options.port);
   }
@@ -191,10 +205,19 @@ export class FakeSignal {
       return json(200, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error", data: null }, id: null });
     }
     const id = request.id ?? null;
+    // Jackson fails the whole document on a string over its limit; the HTTP handler answers that.
+    if (hasLongString(request, this.#options.maxJsonString ?? JACKSON_MAX_STRING)) {
+      return json(200, {
+        jsonrpc: "2.0",
+        error: { code: -32603, message: "An internal server error has occurred.", data: null },
+        id: null,
+      });
+    }
     try {
       if (typeof request.method !== "string") throw new RpcFailure(-32600, "method field must be set");
       const params = { ...((request.params ?? {}) as Record<string, unknown>) };
       const result = await this.#call(request.method, params);
+      if (result instanceof DataAnswer) return this.#dataAnswer(result, id);
       return json(200, { jsonrpc: "2.0", result: result ?? {}, id });
     } catch (error) {
       if (!(error instanceof RpcFailure)) throw error;
@@ -225,7 +248,24 @@ export class FakeSignal {
     if (method === "version") return { version: FAKE_SIGNAL_CLI_VERSION };
     if (method === "listContacts") return this.people.contacts(params);
     if (method === "listGroups") return this.people.groups(params);
+    if (method === "getAttachment") return this.state.media.getAttachment(params);
+    if (method === "getSticker") return this.state.media.getSticker(params);
     throw new RpcFailure(-32601, "Method not implemented");
+  }
+
+  /**
+   * `{"jsonrpc":"2.0","result":{"data":"<base64>"},"id":…}` with its length, as the daemon writes
+   * it (the file read whole, then one JSON body), sent in chunks so a client that stops reading
+   * stops the fake; what went out counts in `state.media.bytesServed`.
+   */
+  #dataAnswer(answer: DataAnswer, id: unknown): FakeResponse {
+    const body = JSON.stringify({ jsonrpc: "2.0", result: { data: Buffer.from(answer.bytes).toString("base64") }, id });
+    return mediumResponse(Buffer.from(body), {
+      headers: { "content-type": "application/json" },
+      served: (bytes) => {
+        this.state.media.bytesServed += bytes;
+      },
+    });
   }
 
   #takeFailure(method: string): InjectedFailure | undefined {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FakePerson } from "./fake-envelopes.js";
+import { type FakeFile, FakeMediaStore } from "./fake-media.js";
 
 /** A Signal group the fake knows: its base64 id, title and members (uuids). */
 export interface FakeGroup {
@@ -19,11 +20,13 @@ export interface FakeMessage {
   readonly mentions: readonly string[];
   readonly textStyles: readonly string[];
   readonly quote?: { readonly timestamp: number; readonly author: string };
+  /** Its files, in order, as they arrived (the bot's: decoded from its `data:` URIs). */
+  readonly attachments?: readonly FakeFile[];
 }
 
 /**
  * The state of the fake Signal world and the only code that changes it: people, groups, the
- * messages sent, and one reaction slot per person per message (keyed by target author and sent
+ * messages sent (with their files), and one reaction slot per person per message (keyed by target author and sent
  * timestamp, as Signal addresses messages).
  */
 export class FakeSignalState {
@@ -34,6 +37,8 @@ export class FakeSignalState {
   readonly reactions = new Map<string, Map<string, string>>();
   /** Where the bot shows typing (a person's uuid or a group id). */
   readonly typing = new Map<string, boolean>();
+  /** The daemon's attachments directory and sticker packs. */
+  readonly media = new FakeMediaStore();
   #clock = Date.now();
 
   constructor(readonly bot: FakePerson) {

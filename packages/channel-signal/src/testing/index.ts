@@ -14,6 +14,7 @@ export {
 } from "./fake-envelopes.js";
 export { FakeEventHub } from "./fake-events.js";
 export { FakeLinking } from "./fake-link.js";
+export { type FakeFile, FakeMediaStore, JACKSON_MAX_STRING, shownKind } from "./fake-media.js";
 export { type InjectedFailure, RpcFailure } from "./fake-rpc.js";
 export { FAKE_SIGNAL_CLI_VERSION, FakeSignal, type FakeSignalOptions } from "./fake-signal.js";
 export { type FakeGroup, type FakeMessage, FakeSignalState } from "./fake-state.js";

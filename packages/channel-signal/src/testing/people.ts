@@ -19,7 +19,10 @@ export interface PersonMessage {
   mentions?: FakePerson[];
   /** The message this one replies to: its author and sent timestamp. */
   quote?: { author: FakePerson; timestamp: number; text?: string | null };
+  /** Attachments as written, their files not kept (use `files` for files the daemon can serve). */
   attachments?: DataParts["attachments"];
+  /** Files sent with it: stored in the daemon's attachments directory before the envelope is written. */
+  files?: { bytes: Uint8Array; contentType: string; filename?: string | null; voiceNote?: boolean }[];
 }
 
 /** A delivered envelope: its timestamp is the message's id. */
@@ -42,12 +45,23 @@ export class PeopleActions {
     private readonly state: FakeSignalState,
     private readonly send: (data: string) => void,
     private readonly account: () => string,
+    /** Whether attachments carry `isVoiceNote` (signal-cli after 0.14.6). */
+    private readonly voiceNoteFlag = false,
   ) {}
 
-  /** Someone writes; resolves with the envelope once it is on its way to the bot. */
+  /** Someone writes (text, files or both); resolves with the envelope once it is on its way to the bot. */
   sends(message: PersonMessage): Delivered {
     const timestamp = this.state.now();
-    const parts = this.#parts(timestamp, message);
+    const stored = (message.files ?? []).map((file) => this.state.media.store(file));
+    const files = stored.map((file) => ({
+      contentType: file.contentType,
+      filename: file.filename,
+      id: file.id,
+      size: file.bytes.byteLength,
+      ...(this.voiceNoteFlag && { isVoiceNote: file.voiceNote }),
+    }));
+    const attachments = [...(message.attachments ?? []), ...files];
+    const parts = this.#parts(timestamp, { ...message, ...(attachments.length > 0 && { attachments }) });
     this.state.record({
       timestamp,
       author: message.from.uuid,
@@ -56,8 +70,25 @@ export class PeopleActions {
       mentions: (parts.mentions ?? []).map((m) => `${m.start}:${m.length}:${m.uuid}`),
       textStyles: [],
       ...(message.quote && { quote: { timestamp: message.quote.timestamp, author: message.quote.author.uuid } }),
+      ...(stored.length > 0 && { attachments: stored }),
     });
     return this.#deliver(timestamp, jsonEnvelope(message.from, timestamp, 1, { dataMessage: jsonDataMessage(parts) }));
+  }
+
+  /**
+   * Someone sends a sticker (`dataMessage.sticker`: pack and number, no text). `fetched: false`:
+   * the daemon has not fetched its pack yet, as right after it arrived.
+   */
+  sendsSticker(input: { from: FakePerson; group?: FakeGroup; bytes: Uint8Array; fetched?: boolean }): Delivered {
+    const timestamp = this.state.now();
+    const sticker = this.state.media.addSticker(input.bytes, input.fetched !== false);
+    const parts: DataParts = {
+      timestamp,
+      text: null,
+      sticker,
+      ...(input.group && { group: { id: input.group.id, name: input.group.name, revision: input.group.revision } }),
+    };
+    return this.#deliver(timestamp, jsonEnvelope(input.from, timestamp, 1, { dataMessage: jsonDataMessage(parts) }));
   }
 
   /** Someone sets (or takes back) their one reaction on a message. */

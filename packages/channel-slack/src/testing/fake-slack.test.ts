@@ -182,6 +182,8 @@ describe("fake Slack events", () => {
       Date.now(),
     );
     expect(verified).toBeUndefined();
+    // The app has the retry before the fake has read its answer: wait for that too.
+    await fake.http.settled();
     expect(fake.http.posted.map((p) => p.status)).toEqual([503, 200]);
   });
 

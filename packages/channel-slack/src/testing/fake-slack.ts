@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createFakeServer, type FakeServer, faults, outage, type PlatformFault } from "@chorus/testkit";
 import { FakeSlackHttpEvents, type PostOptions, SLACK_REDELIVERY } from "./fake-events.js";
+import { type FakeMediaOptions, FakeSlackMedia, SIGN_IN_PAGE, type UserFile } from "./fake-media.js";
 import { FakeSlackSocket } from "./fake-socket.js";
 import { type FakeConversation, type FakeMessage, FakeSlackState, type FakeUser } from "./fake-state.js";
 import { type FakeBot, installWebApi } from "./fake-web-api.js";
 
-export interface FakeSlackOptions {
+export interface FakeSlackOptions extends FakeMediaOptions {
   /** How events reach the app: Socket Mode (default) or HTTP posts to the Request URL. */
   mode?: "socket" | "http";
   botToken?: string;
@@ -33,6 +34,14 @@ export interface UserMessage {
   order?: "message-first" | "mention-first";
 }
 
+/** Someone sharing files, in one message (`subtype: "file_share"`). */
+export interface UserFilesMessage extends Omit<UserMessage, "text" | "subtype"> {
+  text?: string;
+  files: readonly UserFile[];
+  /** A Slack Connect channel: the events carry stubs (`"file_access": "check_file_info"`) instead of file objects. */
+  connect?: boolean;
+}
+
 /** The bot events the fake app subscribes to (Event Subscriptions → Subscribe to bot events). */
 const SUBSCRIBED = new Set(["message", "app_mention", "reaction_added", "reaction_removed"]);
 
@@ -52,8 +61,12 @@ export class FakeSlack {
   readonly revoked = new Set<string>();
   readonly http: FakeSlackHttpEvents;
   readonly socket: FakeSlackSocket;
+  /** Files, their hosts and the workspace's file settings. */
+  readonly media: FakeSlackMedia;
   /** The last envelope delivered, for `redeliverLast`. */
   #last: Record<string, unknown> | undefined;
+  /** Messages posted in a Slack Connect channel: their events carry file stubs. */
+  readonly #connect = new Set<FakeMessage>();
 
   constructor(options: FakeSlackOptions = {}) {
     this.mode = options.mode ?? "socket";
@@ -77,15 +90,18 @@ export class FakeSlack {
     const facts = { teamId: this.team.id, appId: this.bot.app_id, botUserId: this.bot.id };
     this.http = new FakeSlackHttpEvents(this.signingSecret, facts, redelivery);
     this.socket = new FakeSlackSocket(this.server, this.bot.app_id, redelivery);
+    const workspaceUrl = () => this.server.url;
+    const onMessage = (message: FakeMessage) => void this.#messageEvents(message);
+    const { state, bot, team, botToken, revoked } = this;
+    this.media = new FakeSlackMedia({ state, bot, team, botToken, revoked, workspaceUrl, onMessage }, options);
+    // The workspace's sign-in page, where a file download without an accepted token ends up.
+    this.server.route("GET", "/", () => SIGN_IN_PAGE);
     installWebApi(this.server, {
-      state: this.state,
-      bot: this.bot,
-      team: this.team,
+      ...{ state, bot, team, revoked, onMessage },
       tokens: { bot: this.botToken, app: this.appToken },
-      revoked: this.revoked,
       openSocket: () => this.socket.openUrl(),
-      onMessage: (message) => void this.#messageEvents(message),
       onReaction: (type, message, user, name) => void this.#reactionEvent(type, message, user, name),
+      more: this.media.methods(),
     });
   }
 
@@ -98,22 +114,23 @@ export class FakeSlack {
     return `${this.server.url}/api/`;
   }
 
-  start(): Promise<string> {
+  async start(): Promise<string> {
+    await this.media.start();
     return this.server.start();
   }
 
-  /** Stops: retries still to come are dropped, then the server closes. */
+  /** Stops: retries still to come are dropped, then the servers close. */
   async close(): Promise<void> {
     await this.http.close();
     this.socket.close();
-    await this.server.close();
+    await Promise.all([this.server.close(), this.media.close()]);
   }
 
   /** The `channels.slack` block that points the plugin at this fake, in its mode. */
   config(extra: Record<string, unknown> = {}): Record<string, unknown> {
     const transport =
       this.mode === "socket" ? { appToken: this.appToken } : { signingSecret: this.signingSecret, mode: "http" };
-    return { botToken: this.botToken, apiUrl: this.apiUrl, ...transport, ...extra };
+    return { botToken: this.botToken, apiUrl: this.apiUrl, fileHosts: this.media.fileHosts, ...transport, ...extra };
   }
 
   addUser(user: FakeUser): FakeUser {
@@ -136,6 +153,16 @@ export class FakeSlack {
     const { order: _order, ...fields } = input;
     const message = this.state.post(fields);
     await this.#messageEvents(message, input.order);
+    return message;
+  }
+
+  /** Someone shares files in one message (with its text, the caption); resolves once Slack delivered its events. */
+  async userSendsFiles(input: UserFilesMessage): Promise<FakeMessage> {
+    const { order, files: shared, connect, text = "", ...fields } = input;
+    const files = this.media.filesOf(input.user, shared);
+    const message = this.state.post({ ...fields, text, subtype: "file_share", upload: true, files });
+    if (connect) this.#connect.add(message);
+    await this.#messageEvents(message, order);
     return message;
   }
 
@@ -232,8 +259,9 @@ export class FakeSlack {
   async #messageEvents(message: FakeMessage, order: UserMessage["order"] = "message-first"): Promise<void> {
     const conversation = this.state.conversations.get(message.channel);
     if (!conversation?.members.includes(this.bot.id)) return;
-    const { reactions: _r, ...fields } = message;
-    const common = { ...fields, team: this.team.id, event_ts: message.ts };
+    const { reactions: _r, files, ...fields } = message;
+    const shared = this.#connect.has(message) ? files?.map((file) => this.media.stubOf(file)) : files;
+    const common = { ...fields, ...(shared ? { files: shared } : {}), team: this.team.id, event_ts: message.ts };
     const person = message.bot_id === undefined ? { client_msg_id: randomUUID() } : {};
     const events: Record<string, unknown>[] = [
       { type: "message", ...common, ...person, channel_type: conversation.type },

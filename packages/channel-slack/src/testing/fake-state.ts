@@ -38,6 +38,10 @@ export interface FakeMessage {
   thread_ts?: string;
   parent_user_id?: string;
   subtype?: string;
+  /** Slack file objects the message shares (`file_share`), as its events carry them. */
+  files?: Record<string, unknown>[];
+  /** The share happened at upload time. */
+  upload?: boolean;
   blocks: unknown[];
   reactions: FakeReaction[];
 }

@@ -20,15 +20,21 @@ export interface WebApiContext {
   /** The bot posted or reacted: Slack tells the app about it like about anyone's. */
   onMessage(message: FakeMessage): void;
   onReaction(type: "reaction_added" | "reaction_removed", message: FakeMessage, user: string, name: string): void;
+  /** More methods (the files API, `fake-file-methods.ts`). */
+  more?: Record<string, Method>;
 }
 
-type Args = Record<string, string | undefined>;
-type Method = (args: Args, token: "bot" | "app") => Record<string, unknown>;
+/** A method's arguments: form fields, non-scalar ones as their JSON (how WebClient sends them). */
+export type Args = Record<string, string | undefined>;
+/** One Web API method: the arguments and which token called it → Slack's answer. */
+export type Method = (args: Args, token: "bot" | "app") => Record<string, unknown>;
 
 /** Slack's own limit; longer text is refused with `msg_too_long`. */
 const MAX_TEXT = 40_000;
-const ok = (body: Record<string, unknown> = {}) => ({ ok: true, ...body });
-const no = (error: string, extra: Record<string, unknown> = {}) => ({ ok: false, error, ...extra });
+/** `{ ok: true, … }`. */
+export const ok = (body: Record<string, unknown> = {}) => ({ ok: true, ...body });
+/** `{ ok: false, error, … }` (HTTP 200, as Slack answers errors). */
+export const no = (error: string, extra: Record<string, unknown> = {}) => ({ ok: false, error, ...extra });
 
 /**
  * The Web API methods the channel calls, as Slack answers them: POST `/api/<method>` with a
@@ -164,6 +170,7 @@ export function installWebApi(server: FakeServer, ctx: WebApiContext): void {
       if (thread.length === 0) return no("thread_not_found");
       return ok({ messages: inWindow(thread, args).map(shown), has_more: false });
     },
+    ...ctx.more,
   };
 
   server.route("POST", "/api/:method", (request: RequestContext): FakeResponse => {

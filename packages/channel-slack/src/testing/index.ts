@@ -10,7 +10,17 @@ export {
   type SlackRedelivery,
   type SlackRetryReason,
 } from "./fake-events.js";
-export { createFakeSlack, FakeSlack, type FakeSlackOptions, type UserMessage } from "./fake-slack.js";
+export type { FakeDownloadRedirect } from "./fake-file-hosts.js";
+export type { FakeFileSettings } from "./fake-file-methods.js";
+export { type FakeFile, type FakeShare, typeOf } from "./fake-files.js";
+export { FAKE_BOT_SCOPES, type FakeMediaOptions, FakeSlackMedia, type UserFile } from "./fake-media.js";
+export {
+  createFakeSlack,
+  FakeSlack,
+  type FakeSlackOptions,
+  type UserFilesMessage,
+  type UserMessage,
+} from "./fake-slack.js";
 export { FakeSlackSocket, type SocketEnvelope } from "./fake-socket.js";
 export {
   type FakeConversation,
