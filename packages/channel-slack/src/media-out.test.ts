@@ -178,7 +178,7 @@ describe("what Slack refuses, before anything shows in the conversation", () => 
     const instance = await start();
     const huge = medium(png, { size: SLACK_MAX_FILE_BYTES + 1, filename: "huge.png" });
     const tooLarge = await refusal(instance.send({ id: TEAM }, { text: "", media: [medium(pdf), huge] }));
-    expect([tooLarge?.code, tooLarge?.message]).toEqual(["E_TOO_LARGE", '"huge.png" is over 1024 MB.']);
+    expect([tooLarge?.code, tooLarge?.message]).toEqual(["E_TOO_LARGE", '"huge.png" is over 1 GB.']);
     const empty = await refusal(instance.send({ id: TEAM }, { text: "", media: [medium(png, { size: 0 })] }));
     expect(empty?.code).toBe("E_INVALID_INPUT");
     expect([huge.opened.count, calls("files.getUploadURLExternal").length]).toEqual([0, 0]);

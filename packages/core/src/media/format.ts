@@ -1,7 +1,11 @@
-/** Bytes as people read them: `512 KB`, `31.2 MB`. */
+/** Bytes as people read them: `512 KB`, `31.2 MB`, `2 GB`. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  const mb = bytes / (1024 * 1024);
-  return `${mb.toFixed(1).replace(/\.0$/, "")} MB`;
+  if (bytes < 1024 ** 3) return `${oneDecimal(bytes / 1024 ** 2)} MB`;
+  return `${oneDecimal(bytes / 1024 ** 3)} GB`;
+}
+
+function oneDecimal(value: number): string {
+  return value.toFixed(1).replace(/\.0$/, "");
 }
