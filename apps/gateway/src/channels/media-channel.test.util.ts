@@ -47,6 +47,8 @@ export interface RecordingChannel {
   hold(until: Promise<void>): void;
   /** The `n`th send from now fails with `E_PLATFORM`. */
   failAt(n: number): void;
+  /** From now on a voice note goes out as `kind`, said on the ref (`data.sentAs`), as WhatsApp does without ffmpeg. */
+  sendVoiceAs(kind: string): void;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startRecordingChannel(media?: MediaCapabilities): Promise<
   const sends: ReceivedSend[] = [];
   let held: Promise<void> | undefined;
   let failIn: number | undefined;
+  let voiceAs: string | undefined;
   const channel = {
     sends,
     started: 0,
@@ -64,6 +67,9 @@ export async function startRecordingChannel(media?: MediaCapabilities): Promise<
     },
     failAt: (n: number) => {
       failIn = n;
+    },
+    sendVoiceAs: (kind: string) => {
+      voiceAs = kind;
     },
     stop: async (): Promise<void> => undefined,
   };
@@ -108,7 +114,11 @@ export async function startRecordingChannel(media?: MediaCapabilities): Promise<
           media,
           ...(message.location ? { location: message.location } : {}),
         });
-        return { channel: "rec", accountId: "default", conversationId: conversation.id, messageId, fromBot: true };
+        const ref = { channel: "rec", accountId: "default", conversationId: conversation.id, messageId, fromBot: true };
+        const sentAs = media.map((medium) =>
+          medium.kind === "voice" && voiceAs !== undefined ? voiceAs : medium.kind,
+        );
+        return voiceAs !== undefined && media.some((m) => m.kind === "voice") ? { ...ref, data: { sentAs } } : ref;
       },
       react: async () => ({ ok: true, action: "react", op: "add" }),
       setTyping: async () => undefined,

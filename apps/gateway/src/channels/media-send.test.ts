@@ -121,6 +121,21 @@ describe("send with media through the message tool (DESIGN §2.6)", () => {
     expect(await count("media")).toBe(3);
   });
 
+  it("the result says what a medium really went out as when the channel sent it as another kind", async () => {
+    const tools = await start(ALBUMS);
+    channel.sendVoiceAs("audio");
+    const result = await tools.execute({
+      action: "send",
+      channel: "rec",
+      target: "c1",
+      media: [
+        { data: base64(png), filename: "chart.png" },
+        { data: base64(ogg), as: "voice" },
+      ],
+    });
+    expect(result).toMatchObject({ ok: true, action: "send", sentAs: ["image", "audio"] });
+  });
+
   it("a location goes as a pin where the channel has pins, else as text with a map link", async () => {
     const tools = await start(ALBUMS);
     const place = { latitude: 52.52, longitude: 13.405, name: "Alexanderplatz" };

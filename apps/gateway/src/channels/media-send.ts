@@ -15,6 +15,7 @@ import {
   type OutboxMedia,
   outboundMedia,
   outboxMediaOf,
+  type PlannedSend,
   planSend,
   recordOutboxMedia,
 } from "../media/index.js";
@@ -149,7 +150,7 @@ export class MediaSends {
         action: "send",
         messageId: first.messageId,
         ...(refs.length > 1 ? { messageIds: refs.map((ref) => ref.messageId) } : {}),
-        sentAs: [...plan.sentAs],
+        sentAs: sentAsReported(plan, refs),
       },
       refs,
     };
@@ -226,4 +227,27 @@ async function keepTrying(write: () => Promise<unknown>): Promise<void> {
       await abortableDelay(backoffDelay(attempt, RECORD_RETRY));
     }
   }
+}
+
+/**
+ * What each item went out as: the plan's, or what the plugin reports on the ref of the message
+ * that carried it (`data.sentAs`, one kind per medium: a WhatsApp voice note sent as audio where no
+ * ffmpeg could make it Ogg/Opus). Planned media keep the items' order across messages, so the
+ * n-th medium sent is the n-th item that was not a link line.
+ */
+function sentAsReported(plan: PlannedSend, refs: readonly MessageRef[]): string[] {
+  const sentAs = [...plan.sentAs];
+  const uploaded = sentAs.flatMap((kind, index) =>
+    kind === "link" || kind === "text" || kind === "location" ? [] : [index],
+  );
+  let next = 0;
+  refs.forEach((ref, message) => {
+    const reported = (ref.data as { sentAs?: unknown } | undefined)?.sentAs;
+    for (const [position] of (plan.messages[message]?.media?.media ?? []).entries()) {
+      const index = uploaded[next++];
+      const kind = Array.isArray(reported) ? reported[position] : undefined;
+      if (index !== undefined && typeof kind === "string") sentAs[index] = kind;
+    }
+  });
+  return sentAs;
 }

@@ -112,7 +112,11 @@ export interface ChannelStatus {
 export interface ChannelInstance {
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Sends a message (split at the platform limit); returns the ref of the first part. */
+  /**
+   * Sends a message (split at the platform limit); returns the ref of the first part. A medium the
+   * platform took as another kind than planned (a voice note sent as audio) is said in the ref's
+   * `data.sentAs`, one kind per medium of the message, so the caller's result tells the truth.
+   */
   send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef>;
   /** Executes a reaction intent decided by core's `normalizeReaction`. */
   react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult>;
