@@ -43,8 +43,8 @@ export const whatsappConfigSchema = z
     /** How long one connection attempt may take, and how long `start()` waits for the first one. */
     connectTimeoutMs: ms("connectTimeoutMs", 1_000).default(20_000),
     /**
-     * How long a send or reaction waits for WhatsApp to acknowledge it, and a query (a group
-     * lookup, a device list) for its answer. Without an ack a send fails (retryable) but is not
+     * How long a send or reaction waits for WhatsApp to acknowledge it, a query (a group lookup,
+     * a device list) for its answer, and a media upload with no byte moving. Without an ack a send fails (retryable) but is not
      * sent again: it may have arrived.
      */
     ackTimeoutMs: ms("ackTimeoutMs", 100).default(15_000),
@@ -59,6 +59,12 @@ export const whatsappConfigSchema = z
     offlineCatchUpMs: ms("offlineCatchUpMs", 0).default(10 * 60_000),
     /** How long each QR code of `chorus channels login whatsapp` stays valid. */
     qrTimeoutMs: ms("qrTimeoutMs", 1_000).default(60_000),
+    /**
+     * The ffmpeg that turns a voice note that is no Ogg/Opus into one (WhatsApp plays only those):
+     * a path, or a name looked up on PATH; default `ffmpeg` on PATH. Without one such a voice
+     * note goes out as an audio file.
+     */
+    ffmpegPath: z.string().trim().min(1, "ffmpegPath must be a path or a program name such as ffmpeg").optional(),
   })
   .strict()
   .superRefine((config, ctx) => {

@@ -1,13 +1,13 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ChannelContractFixture, closedPort, eventually } from "@chorus/testkit";
+import { type ChannelContractFixture, closedPort, eventually, type PlatformMessageMedia } from "@chorus/testkit";
 import { describeChannelContract } from "@chorus/testkit/vitest";
 import type { AuthenticationCreds } from "@whiskeysockets/baileys";
 import { ANN, BOB, BOT } from "./fixtures/wire-messages.js";
 import { PATIENCE, removeStateDir, wireConfig } from "./fixtures/wire-session.js";
 import { whatsappChannel } from "./index.js";
-import { createFakeWhatsApp, saveLinkedCreds } from "./testing/index.js";
+import { createFakeWhatsApp, type FakeWhatsApp, saveLinkedCreds } from "./testing/index.js";
 
 /** Short enough that a hung or closed WhatsApp fails a step in seconds; long enough for real crypto. */
 const SHORT = { connectTimeoutMs: 2_000, ackTimeoutMs: 3_000, reconnectMinMs: 50, reconnectMaxMs: 500, retries: 1 };
@@ -48,7 +48,8 @@ async function whatsappFixture(): Promise<ChannelContractFixture> {
   return {
     config: wireConfig(fake, { authDir, ...SHORT }),
     conversation: { id: group },
-    secrets: deviceSecrets(creds),
+    // The media host's upload auth too: the plugin learns it from media_conn and must never report it.
+    secrets: [...deviceSecrets(creds), fake.mediaAuth],
     unreachableConfig: () => ({ waWebSocketUrl: unreachable, authDir: probeAuthDir, ...SHORT }),
     async createMessage(instance, index) {
       const key = fake.personSends({ from: ann.phone, chat: group, text: `contract suite target ${index}` });
@@ -76,10 +77,54 @@ async function whatsappFixture(): Promise<ChannelContractFixture> {
     },
     fault: (kind) => fake.fault(kind),
     heal: () => fake.heal(),
+    media: {
+      sentMessage: (ref) => shownInGroup(fake, group, ref.messageId),
+      botMessageCount: () => fake.botMessages(group).length,
+      // Ann's phone encrypts the medium and uploads it to the media host, then sends the message.
+      userSendsMedium: (sample) => {
+        const { kind, bytes, mime, filename, caption, location, contact } = sample;
+        fake.personSendsMedium({
+          from: ann.phone,
+          chat: group,
+          kind,
+          ...(bytes ? { bytes } : {}),
+          ...(mime ? { mime } : {}),
+          ...(filename ? { filename } : {}),
+          ...(caption ? { caption } : {}),
+          ...(location ? { location } : {}),
+          ...(contact ? { contact } : {}),
+        });
+      },
+      bytesServed: () => fake.mediaBytesServed,
+    },
     async close() {
       await fake.close();
       await removeStateDir(root);
     },
+  };
+}
+
+/** The bot's message in the group as its members' phones show it: the medium decrypted from the media host, a pin, its text. */
+function shownInGroup(fake: FakeWhatsApp, group: string, id: string): PlatformMessageMedia {
+  const message = fake.botMessages(group).find((sent) => sent.id === id);
+  if (!message) return { media: [] };
+  const medium = fake.mediumOf(message);
+  const pin = message.message.locationMessage;
+  return {
+    media: medium
+      ? [
+          {
+            kind: medium.kind,
+            bytes: medium.bytes,
+            ...(medium.fileName ? { filename: medium.fileName } : {}),
+            ...(medium.caption ? { caption: medium.caption } : {}),
+          },
+        ]
+      : [],
+    ...(pin
+      ? { location: { latitude: pin.degreesLatitude ?? Number.NaN, longitude: pin.degreesLongitude ?? Number.NaN } }
+      : {}),
+    ...(message.text !== undefined && !medium ? { text: message.text } : {}),
   };
 }
 

@@ -9,6 +9,9 @@ export const DEFAULT_RETRY_AFTER_MS = 10_000;
 /** Network failures that prove a request never reached WhatsApp. */
 const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|ETIMEDOUT/;
 
+/** Baileys' words when no media host took an upload (`getWAUploadToServer`). */
+const MEDIA_UPLOAD_FAILED = /Media upload failed on all hosts/;
+
 /** What a Baileys failure said: the status WhatsApp gave and its words. */
 export interface FailureFacts {
   readonly status: number | undefined;
@@ -61,11 +64,17 @@ export function toWhatsAppError(error: unknown, what: string): ChorusError {
 
 /**
  * Whether a failed call can never have reached WhatsApp: there was no connection to write it to,
- * the connection was closed when it was written (428), or the network refused it. Only such sends
- * are repeated (a message must not arrive twice).
+ * the connection was closed when it was written (428), the network refused it, or its medium's
+ * upload failed (Baileys uploads before it writes the message). Only such sends are repeated (a
+ * message must not arrive twice).
  */
 export function neverSent(error: ChorusError): boolean {
-  return error.details?.notConnected === true || error.details?.status === 428 || UNREACHABLE.test(error.message);
+  return (
+    error.details?.notConnected === true ||
+    error.details?.status === 428 ||
+    UNREACHABLE.test(error.message) ||
+    MEDIA_UPLOAD_FAILED.test(error.message)
+  );
 }
 
 function codeFor(status: number, text: string): ErrorCode {

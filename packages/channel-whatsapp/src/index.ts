@@ -10,6 +10,7 @@ import { CHORUS_API_VERSION, type ChannelCapabilities, type ChannelPlugin, defin
 import { WHATSAPP_SECRET_KEYS, type WhatsAppConfig, whatsappConfigSchema } from "./config.js";
 import { createWhatsAppInstance, WHATSAPP_ID, WHATSAPP_LABEL, type WhatsAppInstanceOptions } from "./instance.js";
 import { linkAccount } from "./link/index.js";
+import { whatsappMediaCapabilities } from "./media/index.js";
 import { WHATSAPP_MAX_TEXT } from "./outbound/index.js";
 import { probeWhatsApp } from "./probe.js";
 
@@ -28,6 +29,7 @@ export const whatsappCapabilities: ChannelCapabilities = {
   replies: true, // the first part quotes the message (contextInfo.stanzaId)
   threads: false, // WhatsApp has no threads
   maxTextLength: WHATSAPP_MAX_TEXT, // 4000 characters a part (WhatsApp takes far more; phones do not)
+  media: whatsappMediaCapabilities, // every kind in and out, each limit's source in media/capabilities.ts
 };
 
 /** The WhatsApp plugin; `options` are for tests (a clock they move). */
@@ -72,6 +74,14 @@ export {
 export type { WhatsAppInstanceOptions } from "./instance.js";
 export { type BotIdentity, chatJidOf, e164OfJid, userJidOf } from "./jids.js";
 export { authDirOf, isLinked, openAuthState, type WhatsAppAuthState } from "./link/index.js";
+export {
+  attachmentsOf,
+  WHATSAPP_MAX_DOCUMENT,
+  WHATSAPP_MAX_MEDIA,
+  WHATSAPP_MAX_STICKER,
+  type WhatsAppMediaSource,
+  whatsappMediaCapabilities,
+} from "./media/index.js";
 export { WHATSAPP_MAX_TEXT } from "./outbound/index.js";
 export { planReaction, QUICK_REACTIONS, whatsappEmoji } from "./reactions/index.js";
 export { addressOfRef, messageKeyOf, whatsappMessageRef } from "./ref.js";

@@ -5,6 +5,7 @@ import { MessageAcks, WhatsAppConnection } from "./connection/index.js";
 import { groupMetadataCache, learnFromSocket, People, ReactionMemory } from "./inbound/index.js";
 import type { BotIdentity } from "./jids.js";
 import { authDirOf } from "./link/index.js";
+import { createDownload } from "./media/index.js";
 import { createOutbound, DisappearingTimers } from "./outbound/index.js";
 import { createReactions } from "./reactions/index.js";
 import { attachReceiver, createWhatsAppReceiver, type WhatsAppReceiveDeps } from "./receive.js";
@@ -44,6 +45,12 @@ export function createWhatsAppInstance(
     return connection;
   };
   const ready = () => live().ready();
+  /** The media hosts and upload auth WhatsApp hands out (Baileys' cached `media_conn`); the auth is a secret. */
+  const mediaConnection = async () => {
+    const info = await (await ready()).refreshMediaConn(false);
+    redactor.add(info.auth);
+    return info;
+  };
   const who = (): BotIdentity => live().requireIdentity();
   // Before an account is linked refs are still minted (their `fromBot` is always given).
   const unlinked: RefScope = { channel: WHATSAPP_ID, accountId: ctx.accountId, botId: "" };
@@ -67,7 +74,11 @@ export function createWhatsAppInstance(
     retries: config.retries,
     signal,
     logger,
+    ffmpegPath: config.ffmpegPath,
+    mediaConnection,
+    uploadIdleMs: config.ackTimeoutMs,
   });
+  const download = createDownload({ mediaConnection, retries: config.retries, signal });
   const reactions = createReactions({
     ready,
     who,
@@ -130,6 +141,7 @@ export function createWhatsAppInstance(
     stop: () => redacted(async () => connection?.stop()),
     send: (conversation, message) => redacted(() => outbound.send(conversation, message)),
     react: (ref, intent) => redacted(() => reactions.react(ref, intent)),
+    download: (attachment, options) => redacted(() => download(attachment, options)),
     setTyping: (conversation, on) => redacted(() => outbound.setTyping(conversation, on)),
     resolveMessageRef: (conversation, messageId) => redacted(() => outbound.resolveMessageRef(conversation, messageId)),
     status: () => redactor.status(connection?.status() ?? { state: "stopped" }),

@@ -10,6 +10,7 @@ import {
   normalizeReactionUpdate,
   type ReactionMemory,
   reactionDelivery,
+  textOf,
   unwrapContent,
   type WhatsAppDelivery,
 } from "./inbound/index.js";
@@ -121,7 +122,8 @@ function normalizeDelivery(delivery: WhatsAppDelivery, deps: WhatsAppReceiveDeps
     return undefined;
   }
   const { event } = result;
-  deps.disappearing.learn(remoteJid, contextInfoOf(unwrapContent(message.message))?.expiration);
+  const content = unwrapContent(message.message);
+  deps.disappearing.learn(remoteJid, contextInfoOf(content)?.expiration);
   const {
     remoteJid: chat,
     fromMe,
@@ -138,7 +140,8 @@ function normalizeDelivery(delivery: WhatsAppDelivery, deps: WhatsAppReceiveDeps
       fromMe,
       ...(participant ? { participant } : {}),
       fromBot: false,
-      text: event.text,
+      // What a quote of it shows: its text, or a note such as "[image] caption".
+      text: textOf(content) ?? event.text,
     })
     .catch((error: unknown) => deps.logger.warn({ err: error }, "whatsapp: could not record a received message"));
   return event;

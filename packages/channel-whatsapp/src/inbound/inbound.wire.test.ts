@@ -132,11 +132,13 @@ describe("inbound messages over the wire", () => {
         mentions: { bot: true, others: [] },
       });
       expect(await messageEvent(s.channel, viewOnce.id)).toMatchObject({
-        text: `[image] look @${BOT.name} and @${BOB.phone}`,
+        text: `look @${BOT.name} and @${BOB.phone}`,
+        attachments: [{ kind: "image", mime: "image/jpeg" }],
         mentions: { bot: true, others: [s.bob.jid] },
       });
       expect(await messageEvent(s.channel, document.id)).toMatchObject({
-        text: `[document: menu.pdf] menu for @${BOT.name}`,
+        text: `menu for @${BOT.name}`,
+        attachments: [{ kind: "file", filename: "menu.pdf" }],
         mentions: { bot: true, others: [] },
         sender: { id: s.bob.jid, e164: `+${BOB.phone}` },
       });

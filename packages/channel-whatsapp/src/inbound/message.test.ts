@@ -90,15 +90,17 @@ describe("normalizeMessage: wrappers are unwrapped before text and mentions are 
     expect(result.mentions.bot).toBe(true);
   });
 
-  it("view-once image with a caption", () => {
+  it("view-once image with a caption: the photo is an attachment, its caption the text", () => {
     const result = event(normalizeMessage(fx.viewOnceMention, "notify", context({ group: fx.family })));
-    expect(result.text).toBe("[image] look @Chorus");
+    expect(result.text).toBe("look @Chorus");
+    expect(result.attachments).toEqual([{ kind: "image", mime: "image/jpeg" }]);
     expect(result.mentions.bot).toBe(true);
   });
 
-  it("document with caption", () => {
+  it("document with caption: the document is an attachment with its name, the caption the text", () => {
     const result = event(normalizeMessage(fx.documentWithCaption, "notify", context({ group: fx.bookClub })));
-    expect(result.text).toBe("[document: menu.pdf] menu for @Chorus");
+    expect(result.text).toBe("menu for @Chorus");
+    expect(result.attachments).toEqual([{ kind: "file", mime: "application/pdf", filename: "menu.pdf" }]);
     expect(result.mentions).toEqual({ bot: true, others: [] });
     expect(result.sender).toEqual({ id: fx.bob.pn, name: "Bob", e164: "+15551230002" });
   });
@@ -230,7 +232,9 @@ describe("normalizeMessage: direct chats", () => {
     });
   });
 
-  it("media without text becomes a short note", () => {
-    expect(event(normalizeMessage(fx.voiceNote, "notify", context())).text).toBe("[voice message]");
+  it("a voice note without text is an attachment and an empty text", () => {
+    const result = event(normalizeMessage(fx.voiceNote, "notify", context()));
+    expect(result.text).toBe("");
+    expect(result.attachments).toEqual([{ kind: "voice", mime: "audio/ogg; codecs=opus", durationMs: 4000 }]);
   });
 });

@@ -8,6 +8,7 @@ import {
   type WAMessage,
 } from "@whiskeysockets/baileys";
 import { ignoredChat, isBotJid, userOf } from "../jids.js";
+import { attachmentsOf, captionOf } from "../media/index.js";
 import { whatsappMessageRef } from "../ref.js";
 import { contextInfoOf, type MentionLabel, resolveMentionPlaceholders, textOf, unwrapContent } from "./content.js";
 import { mentionFacts } from "./mentions.js";
@@ -45,7 +46,9 @@ export type NormalizedMessage =
  * Turns one `messages.upsert` message into a Chorus message event (DESIGN §3), or says why it is
  * dropped: not live (`append`: history, own echoes — except people's messages that arrived while
  * the device was offline, within `catchUpSince`), status/broadcast/channel chats, the bot's
- * own sent messages, content that is not something said. Messages the owner types on the phone
+ * own sent messages, content that is not something said. Photos, videos, audio, voice notes,
+ * documents, stickers, locations and contact cards are attachments (`attachmentsOf`), their
+ * caption the text (empty without one). Messages the owner types on the phone
  * of the linked number (`fromMe`) are input in groups and in the chat with themselves; their
  * messages to other people are not.
  */
@@ -65,7 +68,9 @@ export function normalizeMessage(message: WAMessage, type: MessageUpsertType, ct
     return { unreadable: message.messageStubParameters?.[0] || "its content could not be decrypted" };
   }
   const content = unwrapContent(message.message);
-  const said = textOf(content);
+  // A medium is an attachment, and what the person wrote with it (a caption) the text.
+  const attachments = attachmentsOf(content);
+  const said = attachments.length > 0 ? (captionOf(content) ?? "") : textOf(content);
   if (said === undefined) return { dropped: "no text (protocol message, reaction, poll vote or empty)" };
 
   const senderJid = group ? key.participant : remoteJid;
@@ -91,6 +96,7 @@ export function normalizeMessage(message: WAMessage, type: MessageUpsertType, ct
       mentioned.map((jid) => labelOf(jid, ctx)),
     ),
     mentions: mentionFacts(mentioned, ctx.who, idOf),
+    ...(attachments.length > 0 ? { attachments } : {}),
     ...(replyTo ? { replyTo } : {}),
     ref: whatsappMessageRef(ctx.who, { remoteJid, id: key.id, fromMe, ...(participant ? { participant } : {}) }, false),
     timestamp: millisOf(message.messageTimestamp, 1000) ?? Date.now(),

@@ -1,27 +1,16 @@
 import { createHash } from "node:crypto";
-import {
-  type ChannelInstance,
-  ChorusError,
-  type Logger,
-  type MessageRef,
-  type RefScope,
-  splitText,
-} from "@chorus/core";
-import { generateMessageIDV2, isJidGroup, type WAMessage } from "@whiskeysockets/baileys";
+import { type ChannelInstance, ChorusError, type Logger, type MessageRef, type RefScope } from "@chorus/core";
+import { type AnyMessageContent, generateMessageIDV2, isJidGroup, type WAMessage } from "@whiskeysockets/baileys";
 import type { MessageAcks } from "../connection/acks.js";
 import type { WASocket } from "../connection/socket.js";
 import { neverSent } from "../errors.js";
 import { type BotIdentity, chatJidOf, userJidOf, userOf } from "../jids.js";
+import { checkMediaLimits } from "../media/outbound.js";
 import type { MessageLog } from "../records/message-log.js";
 import { addressOfRef, whatsappMessageRef } from "../ref.js";
 import { withRetries } from "../retry.js";
 import type { DisappearingTimers } from "./disappearing.js";
-
-/**
- * Longest text of one message. WhatsApp takes about 65,000 characters, but a wall of text that
- * long is unreadable on a phone; 4000 is what other gateways split at too.
- */
-export const WHATSAPP_MAX_TEXT = 4000;
+import { type SendStep, stepsOf } from "./steps.js";
 
 /** Message ids WhatsApp clients make: letters and digits (`3EB0…`, `BAE5…`). */
 const MESSAGE_ID = /^[A-Za-z0-9_-]{4,128}$/;
@@ -42,6 +31,12 @@ export interface OutboundDeps {
   readonly retries: number;
   readonly signal: AbortSignal;
   readonly logger: Logger;
+  /** `ffmpegPath` from the config (voice notes that are no Ogg/Opus are transcoded with it). */
+  readonly ffmpegPath?: string | undefined;
+  /** Fetches WhatsApp's `media_conn` (so its upload auth is known as a secret before Baileys uploads). */
+  readonly mediaConnection?: () => Promise<unknown>;
+  /** How long an upload may go without a byte moving before it fails (`ackTimeoutMs`); unset: no limit. */
+  readonly uploadIdleMs?: number | undefined;
 }
 
 /** Sending, typing and finding messages again: everything the bot does that is not a reaction. */
@@ -63,68 +58,95 @@ export function createOutbound(deps: OutboundDeps): Pick<ChannelInstance, "send"
     };
   };
 
+  /** Sends one message and waits for its ack; records it in the log; returns its ref. */
+  const sendStep = async (
+    jid: string,
+    step: SendStep,
+    index: number,
+    options: { mentions: readonly string[]; quoted: WAMessage | undefined; idempotencyKey: string | undefined },
+  ): Promise<MessageRef> => {
+    const expiration = deps.disappearing.of(jid);
+    // The id is ours, so the ack can be awaited from before the stanza is written (and a repeat keeps it).
+    // A reply the gateway's outbox resends after a crash gets the same id (from its idempotency
+    // key): WhatsApp treats a message id seen before as the same message, so it is not shown twice.
+    const messageId = options.idempotencyKey
+      ? idempotentMessageId(options.idempotencyKey, index)
+      : generateMessageIDV2();
+    const ack = deps.acks.expect(messageId, "message");
+    let sent: WAMessage | undefined;
+    try {
+      const written = await withRetries(
+        async () => {
+          const socket = await deps.ready();
+          const content: AnyMessageContent = step.content(options.mentions);
+          const result = await socket.sendMessage(jid, content, {
+            messageId,
+            useCachedGroupMetadata: true,
+            ...(options.quoted ? { quoted: options.quoted } : {}),
+            ...(expiration ? { ephemeralExpiration: expiration } : {}),
+            // Baileys' upload has no timeout of its own: a media host that stops answering would hold the send forever.
+            ...(deps.uploadIdleMs !== undefined ? { mediaUploadTimeoutMs: deps.uploadIdleMs } : {}),
+          });
+          return { socket, result };
+        },
+        { retries: deps.retries, what: "send", signal: deps.signal, shouldRetry: neverSent },
+      );
+      sent = written.result;
+      await ack.confirmed(written.socket);
+    } finally {
+      ack.cancel();
+    }
+    if (!sent?.key.id) throw new ChorusError("E_PLATFORM", "WhatsApp returned no message id for a sent message");
+    const who = deps.who();
+    const address = {
+      remoteJid: jid,
+      id: sent.key.id,
+      fromMe: true,
+      ...(isJidGroup(jid) ? { participant: who.pn } : {}),
+    };
+    // Recorded before the next message goes: a recipient's retry request needs the content.
+    await deps.log
+      .record({ ...address, fromBot: true, text: step.note }, sent.message)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, "whatsapp: could not record a sent message"));
+    return whatsappMessageRef(who, address, true);
+  };
+
   return {
     /**
-     * Sends text in 4000-character parts, the first quoting `replyTo`, each mentioning the people
-     * whose `@<number>` it contains; returns the first part's ref. Each part waits for WhatsApp's
-     * ack before the next goes. A part is sent again only when it provably never left (the
-     * connection was down), never twice.
+     * Sends text in 4000-character parts, each medium as a message of its own and a location as a
+     * pin (`stepsOf`), the first message quoting `replyTo`, each mentioning the people whose
+     * `@<number>` it shows; returns the first message's ref. A medium over its limit fails before
+     * anything is sent. Each message waits for WhatsApp's ack before the next goes, and is sent
+     * again only when it provably never left (the connection was down, or its upload failed),
+     * never twice. Where a medium went out as another kind than planned (a voice note without
+     * ffmpeg, as audio), the ref's `data.sentAs` lists the kinds the media went out as.
      */
     async send(conversation, message) {
       const jid = chatJidOf(conversation.id);
-      const mentions = (message.mentions ?? []).map(userJidOf);
-      const parts = splitText(message.text, WHATSAPP_MAX_TEXT);
-      const placed = placeMentions(parts, mentions);
-      let first: MessageRef | undefined;
-      for (const [index, text] of parts.entries()) {
-        const quoted = index === 0 && message.replyTo ? await quotedOf(message.replyTo) : undefined;
-        const expiration = deps.disappearing.of(jid);
-        // The id is ours, so the ack can be awaited from before the stanza is written (and a repeat keeps it).
-        // A reply the gateway's outbox resends after a crash gets the same id (from its idempotency
-        // key): WhatsApp treats a message id seen before as the same message, so it is not shown twice.
-        const messageId = message.idempotencyKey
-          ? idempotentMessageId(message.idempotencyKey, index)
-          : generateMessageIDV2();
-        const ack = deps.acks.expect(messageId, "message");
-        let sent: WAMessage | undefined;
-        try {
-          const written = await withRetries(
-            async () => {
-              const socket = await deps.ready();
-              const result = await socket.sendMessage(
-                jid,
-                { text, linkPreview: null, ...(placed[index]?.length ? { mentions: placed[index] } : {}) },
-                {
-                  messageId,
-                  useCachedGroupMetadata: true,
-                  ...(quoted ? { quoted } : {}),
-                  ...(expiration ? { ephemeralExpiration: expiration } : {}),
-                },
-              );
-              return { socket, result };
-            },
-            { retries: deps.retries, what: "send", signal: deps.signal, shouldRetry: neverSent },
-          );
-          sent = written.result;
-          await ack.confirmed(written.socket);
-        } finally {
-          ack.cancel();
-        }
-        if (!sent?.key.id) throw new ChorusError("E_PLATFORM", "WhatsApp returned no message id for a sent message");
-        const who = deps.who();
-        const address = {
-          remoteJid: jid,
-          id: sent.key.id,
-          fromMe: true,
-          ...(isJidGroup(jid) ? { participant: who.pn } : {}),
-        };
-        // Recorded before the next part goes: a recipient's retry request needs the content.
-        await deps.log
-          .record({ ...address, fromBot: true, text }, sent.message)
-          .catch((error: unknown) => deps.logger.warn({ err: error }, "whatsapp: could not record a sent message"));
-        first ??= whatsappMessageRef(who, address, true);
+      checkMediaLimits(message.media ?? []);
+      if ((message.media?.length ?? 0) > 0) {
+        await withRetries(async () => deps.mediaConnection?.(), {
+          retries: deps.retries,
+          what: "media host lookup",
+          signal: deps.signal,
+        });
       }
-      return first as MessageRef;
+      const steps = await stepsOf(message, { ffmpegPath: deps.ffmpegPath, logger: deps.logger });
+      const mentions = placeMentions(
+        steps.map((step) => step.shown),
+        (message.mentions ?? []).map(userJidOf),
+      );
+      let first: MessageRef | undefined;
+      for (const [index, step] of steps.entries()) {
+        const quoted = index === 0 && message.replyTo ? await quotedOf(message.replyTo) : undefined;
+        const ref = await sendStep(jid, step, index, {
+          mentions: mentions[index] ?? [],
+          quoted,
+          idempotencyKey: message.idempotencyKey,
+        });
+        first ??= ref;
+      }
+      return withSentAs(first as MessageRef, steps);
     },
 
     /** Shows "typing…" in the chat, or stops showing it. */
@@ -178,6 +200,13 @@ export function placeMentions(parts: readonly string[], mentions: readonly strin
     if (!shown) placed[0]?.push(jid);
   }
   return placed;
+}
+
+/** The ref of a send, with `data.sentAs` (the kinds its media went out as) where one went out as another kind than planned. */
+function withSentAs(ref: MessageRef, steps: readonly SendStep[]): MessageRef {
+  const media = steps.flatMap((step) => (step.medium ? [step.medium] : []));
+  if (media.every((medium) => medium.asked === medium.sentAs)) return ref;
+  return { ...ref, data: { ...ref.data, sentAs: media.map((medium) => medium.sentAs) } };
 }
 
 /** A message id of Baileys' shape (`3EB0` + 18 upper-case hex), the same for every attempt of one part of one reply. */

@@ -3,6 +3,7 @@ import type { FakeConnection } from "./connection.js";
 import type { Delivery } from "./delivery.js";
 import type { Directory } from "./directory.js";
 import type { IqFaults, MessageFault } from "./faults.js";
+import type { FakeMediaHost } from "./media-host.js";
 import type { MessageStore } from "./message-store.js";
 import type { Outage } from "./outage.js";
 import type { StanzaLog } from "./stanza-log.js";
@@ -23,6 +24,8 @@ export interface FakeContext {
   readonly connections: Set<FakeConnection>;
   readonly delivery: Delivery;
   readonly log: StanzaLog;
+  /** The media host (uploads, downloads) that `media_conn` names. */
+  readonly media: FakeMediaHost;
   readonly iqFaults: IqFaults;
   /** Faults for the next messages the bot sends, one each, in order. */
   readonly messageFaults: MessageFault[];

@@ -1,8 +1,10 @@
 import type { FakeServer, PlatformFault } from "@chorus/testkit";
-import type { AuthenticationCreds, BinaryNode } from "@whiskeysockets/baileys";
+import type { AuthenticationCreds, BinaryNode, proto } from "@whiskeysockets/baileys";
 import type { FakeProblem } from "./context.js";
 import type { FakeGroup, FakePerson, GroupInput, PersonInput } from "./directory.js";
 import type { IqFailure, IqMatch, MessageFault } from "./faults.js";
+import type { HostedMedium } from "./media-host.js";
+import type { FakeMedium, PhoneMediumInput } from "./media-messages.js";
 import type { FakeKey, FakeStoredMessage, SentReaction } from "./message-store.js";
 import type { PairingCodeRequest } from "./pairing-code.js";
 import type { PhoneMessageInput, ReactionTarget } from "./phone-actions.js";
@@ -16,6 +18,20 @@ export interface FakeWhatsAppOptions {
   botName?: string;
   /** Its LID user part; default allocated. */
   botLid?: string;
+  /** The largest upload the media host takes (413 over it); default 2 GB and the encryption's overhead. */
+  maxUploadBytes?: number;
+}
+
+/** A person's phone shares a medium, a place or a contact card: directly, or in a group (`chat`). */
+export interface PersonMediumInput extends PhoneMediumInput {
+  /** The person's phone. */
+  from: string;
+  /** A group JID; absent = their direct chat with the bot. */
+  chat?: string;
+  /** Sent as view-once (`viewOnceMessageV2`), as phones send a photo or voice note "to view once". */
+  viewOnce?: boolean;
+  /** Default: a new WhatsApp-style id. */
+  id?: string;
 }
 
 /** A person's phone writes to the bot: directly, or in a group (`chat`). */
@@ -104,6 +120,14 @@ export interface FakeWhatsApp {
   /** A person writes; returns the key Baileys will emit (`messages.upsert`, type `notify`). */
   personSends(input: PersonSendInput): FakeKey;
   /**
+   * A person shares a photo, video, audio, voice note, document, sticker, location, live location
+   * or contact card: a medium is encrypted on "their phone" and uploaded to the media host first,
+   * so the bot can download it as from WhatsApp's.
+   */
+  personSendsMedium(input: PersonMediumInput): FakeKey;
+  /** The content a phone sends when it shares `input` (its medium uploaded to the media host), to send or wrap as a test likes. */
+  phoneMedium(input: PhoneMediumInput): proto.IMessage;
+  /**
    * A person's message arrives damaged: its `<plaintext>` ends in bytes that are no protobuf. Baileys cannot
    * decode it and hands it over as a CIPHERTEXT stub (after asking for it again with a retry
    * receipt, which the fake acks and does not answer).
@@ -135,6 +159,29 @@ export interface FakeWhatsApp {
   botReactionsSent(): SentReaction[];
   /** Chat states (`composing`, `paused`, `recording`) the bot sent to a chat, in order. */
   presence(chat: string): string[];
+  /**
+   * The medium of a message as its recipients read it: the media host's bytes at its direct path,
+   * decrypted with its media key and checked (MAC, hashes, length). Undefined for a message
+   * without one, or one that fails a check (then also in `problems`).
+   */
+  mediumOf(message: FakeStoredMessage): FakeMedium | undefined;
+  /** The upload auth `media_conn` hands out: a credential of the account, which nothing may report. */
+  readonly mediaAuth: string;
+  /** `127.0.0.1:<port>` of the media host (HTTPS, certificate `FAKE_MEDIA_TLS`), as `media_conn` names it. */
+  readonly mediaHost: string;
+  /** Media the bot's socket uploaded, oldest first (encrypted, as held). */
+  mediaUploads(): HostedMedium[];
+  /** Uploads the media host refused, with its status (401 bad auth, 400 bad token, 413 too large). */
+  mediaRefusals(): { status: number; why: string }[];
+  /** Bytes the media host served to downloads so far. */
+  readonly mediaBytesServed: number;
+  /** The media host forgets a medium (as WhatsApp does once it expired): its downloads get 404. */
+  dropMedium(directPath: string): void;
+  /**
+   * The media host holds `enc` (encrypted bytes and MAC) under exactly `directPath`: a recorded
+   * payload's medium a test encrypted with that payload's key, or damaged bytes in place of a medium.
+   */
+  hostMedium(directPath: string, enc: Uint8Array): void;
 
   /** Every node the bot sent after the handshake, optionally filtered. */
   stanzas(filter?: StanzaFilter): ReceivedStanza[];

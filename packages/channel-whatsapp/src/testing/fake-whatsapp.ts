@@ -1,37 +1,32 @@
 import { createFakeServer, type FakeServer, type PlatformFault, waitFor } from "@chorus/testkit";
-import { type AuthenticationCreds, type BinaryNode, isJidGroup, isJidStatusBroadcast } from "@whiskeysockets/baileys";
-import { Companions } from "./companions.js";
+import type { AuthenticationCreds, BinaryNode, proto } from "@whiskeysockets/baileys";
 import { type ConnectionHandler, FakeConnection } from "./connection.js";
 import { type FakeContext, type FakeProblem, reportProblem } from "./context.js";
-import { Delivery } from "./delivery.js";
-import {
-  Directory,
-  type FakeGroup,
-  type FakePerson,
-  type GroupInput,
-  type Member,
-  type PersonInput,
-} from "./directory.js";
+import type { FakeGroup, FakePerson, GroupInput, PersonInput } from "./directory.js";
 import { dispatch } from "./dispatch.js";
 import { fakeInputError } from "./errors.js";
+import { createFakeContext } from "./fake-context.js";
 import type {
   FakeWhatsApp,
   FakeWhatsAppOptions,
   OwnerReactInput,
   OwnerSendInput,
+  PersonMediumInput,
   PersonReactInput,
   PersonSendInput,
   PersonUnreadableInput,
 } from "./fake-whatsapp-api.js";
-import { type IqFailure, IqFaults, type IqMatch, type MessageFault } from "./faults.js";
+import type { IqFailure, IqMatch, MessageFault } from "./faults.js";
 import type { IqDeps } from "./iq-handlers.js";
 import { linkedCreds } from "./linked-creds.js";
 import { Linking } from "./linking.js";
 import { login } from "./login.js";
-import { type FakeKey, type FakeStoredMessage, MessageStore, type SentReaction } from "./message-store.js";
+import type { HostedMedium } from "./media-host.js";
+import { type FakeMedium, mediumOfMessage, type PhoneMediumInput, phoneMediumMessage } from "./media-messages.js";
+import type { FakeKey, FakeStoredMessage, SentReaction } from "./message-store.js";
 import { type PairingCodeRequest, PairingCodes } from "./pairing-code.js";
-import { reactFromPhone, sendFromPhone, sendUnreadableFromPhone } from "./phone-actions.js";
-import { type ReceivedStanza, type StanzaFilter, StanzaLog } from "./stanza-log.js";
+import { personChat, reactFromPhone, sendFromPhone, sendUnreadableFromPhone } from "./phone-actions.js";
+import type { ReceivedStanza, StanzaFilter } from "./stanza-log.js";
 
 export type { FakeWhatsApp, FakeWhatsAppOptions };
 
@@ -46,31 +41,13 @@ class FakeWhatsAppServer implements FakeWhatsApp {
   readonly #deps: IqDeps;
 
   constructor(options: FakeWhatsAppOptions) {
-    const connections = new Set<FakeConnection>();
-    this.#ctx = {
-      directory: new Directory({
-        phone: options.botPhone ?? "15550001000",
-        name: options.botName ?? "Chorus Bot",
-        ...(options.botLid ? { lid: options.botLid } : {}),
-      }),
-      store: new MessageStore(),
-      companions: new Companions(),
-      connections,
-      delivery: new Delivery(() => connections),
-      log: new StanzaLog(),
-      iqFaults: new IqFaults(),
-      messageFaults: [],
-      problems: [],
-      loginFailures: [],
-      logins: 0,
-      outage: undefined,
-    };
+    this.#ctx = createFakeContext(options);
     const linking = new Linking(this.#ctx);
     this.#deps = { ctx: this.#ctx, linking, pairingCodes: new PairingCodes(this.#ctx, linking) };
     this.server.websocket("/ws/chat", (socket) => {
       // A server that drops connections cuts a new one at once.
       if (this.#ctx.outage === "close") return socket.terminate();
-      connections.add(new FakeConnection(socket, this.#handler));
+      this.#ctx.connections.add(new FakeConnection(socket, this.#handler));
     });
   }
 
@@ -94,10 +71,11 @@ class FakeWhatsAppServer implements FakeWhatsApp {
 
   async start(): Promise<void> {
     await this.server.start();
+    await this.#ctx.media.start();
   }
 
-  close(): Promise<void> {
-    return this.server.close();
+  async close(): Promise<void> {
+    await Promise.all([this.server.close(), this.#ctx.media.close()]);
   }
 
   get url(): string {
@@ -131,7 +109,50 @@ class FakeWhatsAppServer implements FakeWhatsApp {
 
   personSends(input: PersonSendInput): FakeKey {
     const sender = this.#ctx.directory.memberByPhone(input.from);
-    return sendFromPhone(this.#ctx, sender, this.#personChat(sender, input.chat), input);
+    return sendFromPhone(this.#ctx, sender, personChat(this.#ctx, sender, input.chat), input);
+  }
+
+  personSendsMedium(input: PersonMediumInput): FakeKey {
+    const { from, chat, viewOnce, id, ...medium } = input;
+    const content = this.phoneMedium(medium);
+    const message = viewOnce ? { viewOnceMessageV2: { message: content } } : content;
+    return this.personSends({ from, ...(chat ? { chat } : {}), ...(id ? { id } : {}), message });
+  }
+
+  phoneMedium(input: PhoneMediumInput): proto.IMessage {
+    return phoneMediumMessage(this.#ctx, input);
+  }
+
+  mediumOf(message: FakeStoredMessage): FakeMedium | undefined {
+    return mediumOfMessage(this.#ctx, message.raw);
+  }
+
+  get mediaAuth(): string {
+    return this.#ctx.media.auth;
+  }
+
+  get mediaHost(): string {
+    return this.#ctx.media.hostname;
+  }
+
+  mediaUploads(): HostedMedium[] {
+    return this.#ctx.media.media.filter((medium) => medium.byBot);
+  }
+
+  mediaRefusals(): { status: number; why: string }[] {
+    return [...this.#ctx.media.refusals];
+  }
+
+  get mediaBytesServed(): number {
+    return this.#ctx.media.served;
+  }
+
+  dropMedium(directPath: string): void {
+    this.#ctx.media.drop(directPath);
+  }
+
+  hostMedium(directPath: string, enc: Uint8Array): void {
+    this.#ctx.media.put(directPath, Buffer.from(enc), "image");
   }
 
   ownerSends(input: OwnerSendInput): FakeKey {
@@ -141,7 +162,7 @@ class FakeWhatsAppServer implements FakeWhatsApp {
 
   personSendsUnreadable(input: PersonUnreadableInput): FakeKey {
     const sender = this.#ctx.directory.memberByPhone(input.from);
-    return sendUnreadableFromPhone(this.#ctx, sender, this.#personChat(sender, input.chat));
+    return sendUnreadableFromPhone(this.#ctx, sender, personChat(this.#ctx, sender, input.chat));
   }
 
   redeliverLast(): void {
@@ -166,7 +187,7 @@ class FakeWhatsAppServer implements FakeWhatsApp {
 
   personReacts(input: PersonReactInput): FakeKey {
     const reactor = this.#ctx.directory.memberByPhone(input.from);
-    return reactFromPhone(this.#ctx, reactor, this.#personChat(reactor, input.chat), input.target, input.emoji);
+    return reactFromPhone(this.#ctx, reactor, personChat(this.#ctx, reactor, input.chat), input.target, input.emoji);
   }
 
   ownerReacts(input: OwnerReactInput): FakeKey {
@@ -266,18 +287,6 @@ class FakeWhatsAppServer implements FakeWhatsApp {
 
   failNextLogin(reason: number, times = 1): void {
     for (let i = 0; i < times; i++) this.#ctx.loginFailures.push(reason);
-  }
-
-  /**
-   * Where a person's message goes: a group, their status (`status@broadcast`), or (no chat, or
-   * the bot's JID) their direct chat with the bot.
-   */
-  #personChat(person: Member, chat: string | undefined): string {
-    if (chat === undefined || this.#ctx.directory.isBot(chat)) return person.jid;
-    if (!isJidGroup(chat) && !isJidStatusBroadcast(chat)) {
-      throw fakeInputError(`a person writes to the bot, to a group or to status@broadcast, not to ${chat}`);
-    }
-    return chat;
   }
 }
 

@@ -19,11 +19,15 @@ export type {
   FakeWhatsAppOptions,
   OwnerReactInput,
   OwnerSendInput,
+  PersonMediumInput,
   PersonReactInput,
   PersonSendInput,
   PersonUnreadableInput,
 } from "./fake-whatsapp-api.js";
 export type { IqFailure, IqMatch, MessageFault } from "./faults.js";
+export type { HostedMedium } from "./media-host.js";
+export type { FakeMedium, PhoneMediumInput } from "./media-messages.js";
+export { FAKE_MEDIA_TLS, fakeMediaCaFile } from "./media-tls.js";
 export { createMemoryKeyStore } from "./memory-key-store.js";
 export type { QuotedRef } from "./message-content.js";
 export type { FakeKey, FakeStoredMessage, MessageOrigin, SentReaction } from "./message-store.js";

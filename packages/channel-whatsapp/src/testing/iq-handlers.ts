@@ -53,6 +53,8 @@ export async function answerIq(
       return iqError(iq, 404, "item-not-found");
     case "md":
       return mdResult(deps, connection, iq);
+    case "w:m":
+      return mediaConnResult(ctx, iq);
     default:
       ctx.log.markUnhandled(iq);
       return iqResult(iq);
@@ -66,6 +68,32 @@ function appStateResult(iq: BinaryNode): BinaryNode {
     attrs: { name: collection.attrs.name ?? "", version: collection.attrs.version ?? "0" },
   }));
   return iqResult(iq, [{ tag: "sync", attrs: {}, content: collections }]);
+}
+
+/**
+ * The media hosts and the upload auth (`<media_conn auth ttl auth_ttl max_buckets><host
+ * hostname …/>`), shaped as WhatsApp answers it (mautrix/whatsapp issue 808 quotes a real one;
+ * whatsmeow `mediaconn.go` and Baileys `refreshMediaConn` read it): one primary host, the fake's.
+ */
+function mediaConnResult(ctx: FakeContext, iq: BinaryNode): BinaryNode {
+  if (!child(iq, "media_conn")) {
+    ctx.log.markUnhandled(iq);
+    return iqResult(iq);
+  }
+  const host: BinaryNode = {
+    tag: "host",
+    attrs: { hostname: ctx.media.hostname, class: "pop", type: "primary" },
+    content: [
+      { tag: "upload", attrs: {} },
+      {
+        tag: "download",
+        attrs: {},
+        content: ["image", "video", "gif", "ptt", "audio", "document", "sticker"].map((tag) => ({ tag, attrs: {} })),
+      },
+    ],
+  };
+  const attrs = { auth: ctx.media.auth, ttl: "300", auth_ttl: "21600", max_buckets: "12" };
+  return iqResult(iq, [{ tag: "media_conn", attrs, content: [host] }]);
 }
 
 /** Privacy settings as a fresh account has them; setting anything succeeds. */

@@ -1,4 +1,4 @@
-import { isJidGroup, normalizeMessageContent, proto } from "@whiskeysockets/baileys";
+import { isJidGroup, isJidStatusBroadcast, normalizeMessageContent, proto } from "@whiskeysockets/baileys";
 import type { FakeContext } from "./context.js";
 import type { Member } from "./directory.js";
 import { fakeInputError } from "./errors.js";
@@ -27,6 +27,18 @@ export interface ReactionTarget {
   fromMe?: boolean;
   /** The target's author in a group; default: looked up in the chat. */
   participant?: string;
+}
+
+/**
+ * Where a person's message goes: a group, their status (`status@broadcast`), or (no chat, or the
+ * bot's JID) their direct chat with the bot.
+ */
+export function personChat(ctx: FakeContext, person: Member, chat: string | undefined): string {
+  if (chat === undefined || ctx.directory.isBot(chat)) return person.jid;
+  if (!isJidGroup(chat) && !isJidStatusBroadcast(chat)) {
+    throw fakeInputError(`a person writes to the bot, to a group or to status@broadcast, not to ${chat}`);
+  }
+  return chat;
 }
 
 /** A phone (a person's, or the bot account's own) writes to `chat`; the bot's devices receive it. */
