@@ -49,7 +49,8 @@ export async function createHttp(options: {
       holder: leases.holderOf(entry.key),
       leased: leases.leased(entry.key),
       capabilities: entry.capabilities,
-      webhooks: hooks.pathsOf(entry.plugin.id),
+      // The webchat's routes serve its own page (uploads, media), not a platform: no webhooks to register.
+      webhooks: entry.builtin ? [] : hooks.pathsOf(entry.plugin.id),
     }));
   const readiness = new Readiness({
     probeState: () => state.db.one("SELECT 1 AS one"),
