@@ -52,6 +52,38 @@ async function blueBubblesFixture(): Promise<ChannelContractFixture> {
     fault: (kind) => fake.outage(kind),
     heal: () => fake.heal(),
     close: () => fake.close(),
+    // Media: the files the server keeps for the bot's message (shown as Messages shows them: an
+    // audio message by its flag); Ann's files as her iPhone sends them, an audio message as the
+    // CAF recording it is, a sticker placed on the chat's last message.
+    media: {
+      sentMessage: (ref) => {
+        const shown = fake.shown(ref.messageId);
+        if (!shown) throw new Error(`fake BlueBubbles: the bot sent no message ${ref.messageId}`);
+        return {
+          media: shown.files.map((file) => ({ kind: file.kind, bytes: file.bytes, filename: file.filename })),
+          ...(shown.text !== "" ? { text: shown.text } : {}),
+        };
+      },
+      botMessageCount: () =>
+        fake.messagesIn(GROUP).filter((m) => m.isFromMe && m.associatedMessageGuid === undefined).length,
+      userSendsMedium: async (sample) => {
+        const bytes = sample.bytes ?? new Uint8Array();
+        const name = sample.filename ?? sample.kind;
+        if (sample.kind === "sticker") {
+          const on =
+            fake.messagesIn(GROUP).at(-1) ?? fake.state.addMessage({ chatGuid: GROUP, text: "hi", isFromMe: true });
+          const file = { bytes, transferName: name, mimeType: sample.mime ?? null };
+          await fake.deliver(fake.userSendsSticker({ messageGuid: on.guid, from: ANN, file }));
+          return;
+        }
+        const file =
+          sample.kind === "voice"
+            ? { bytes, transferName: "Audio Message.caf", mimeType: "audio/x-caf" }
+            : { bytes, transferName: name, mimeType: sample.mime ?? null };
+        await fake.deliver(fake.userSendsMedia({ chatGuid: GROUP, from: ANN, text: sample.caption, files: [file] }));
+      },
+      bytesServed: () => fake.state.bytesServed,
+    },
   };
 }
 

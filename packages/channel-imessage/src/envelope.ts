@@ -41,6 +41,10 @@ export function refusal(answer: HttpAnswer): ChorusError | undefined {
   const words = [...new Set(said)].join(": ");
   const message = `BlueBubbles server refused to ${answer.operation} (HTTP ${answer.status})${words ? `: ${words}` : ""}`;
   const platformCode = envelope.error?.type;
+  if (/maxFileSize exceeded/iu.test(words)) {
+    // formidable's refusal of a file over the server's 1 GiB (koa-body, `api/http/index.ts`).
+    return new PlatformHttpError("E_TOO_LARGE", message, answer.status, platformCode, { retryable: false });
+  }
   if (/private api/iu.test(words)) {
     return new PlatformHttpError("E_UNSUPPORTED", message, answer.status, platformCode, {
       retryable: false,

@@ -111,7 +111,7 @@ describe("iMessage inbound: BlueBubbles message rows → events (fixtures from t
     expect(running.logs.at("debug").map((r) => r.message)).toContain("imessage: an updated-message is not an event");
   });
 
-  it("a sticker is no message; an associated row of a type nobody knows is a warning naming the type", async () => {
+  it("a sticker row without its file gives nothing; an associated row of a type nobody knows is a warning naming the type", async () => {
     const hook = await fixture("tapback-love");
     await fake.deliver(
       { ...hook, data: { ...hook.data, guid: "STICKER-1", associatedMessageType: "sticker" } },

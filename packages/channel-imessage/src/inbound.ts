@@ -1,12 +1,15 @@
 import {
+  type Attachment,
   type Conversation,
   type InboundEvent,
+  type InboundMessageEvent,
   type MessageRef,
   mintRef,
   type Participant,
   type RefScope,
 } from "@chorus/core";
 import { chatKind, directHandle, e164Of, handleId } from "./addresses.js";
+import { attachmentsOf } from "./attachments.js";
 import { emojiOfTapbackText, parseTapbackType, TAPBACK_EMOJI, targetGuid } from "./vocabulary.js";
 import type { BlueBubblesChat, BlueBubblesMessage } from "./wire.js";
 
@@ -26,8 +29,9 @@ export type Normalized = { event: InboundEvent } | { ignored: string } | { probl
 
 /**
  * Turns one BlueBubbles message row of `chat` into a chorus event (DESIGN §3): a tapback row
- * becomes a reaction event (its `Loved “…”` text is never a message), any other row with text
- * or attachments a chat message. The bot's own rows (`isFromMe`) give nothing.
+ * becomes a reaction event (its `Loved “…”` text is never a message), a sticker row a message
+ * with the sticker, any other row with text or attachments a chat message (a message may be
+ * attachments only, its text ""). The bot's own rows (`isFromMe`) give nothing.
  */
 export function normalizeMessage(
   message: BlueBubblesMessage,
@@ -41,24 +45,15 @@ export function normalizeMessage(
   const sender = participantOf(address);
   const conversation = conversationOf(chat, sender);
   const timestamp = message.dateCreated ?? context.now;
+  if (isSticker(message)) return stickerOf(message, conversation, sender, timestamp, context);
   if (isAssociated(message)) return tapbackOf(message, conversation, sender, timestamp, context);
   const text = textOf(message);
-  if (text === "") return { ignored: `message ${message.guid} has no text and no attachment` };
+  const attachments = attachmentsOf(message.attachments ?? []);
+  if (text === "" && attachments.length === 0) {
+    return { ignored: `message ${message.guid} has no text and no attachment` };
+  }
   const repliedTo = message.threadOriginatorGuid ? targetGuid(message.threadOriginatorGuid).guid : undefined;
-  return {
-    event: {
-      type: "message",
-      eventId: `message:${message.guid}`,
-      conversation,
-      sender,
-      text,
-      // iMessage has no mentions: groups activate on patterns, the bot's number and replies to it.
-      mentions: { bot: false, others: [] },
-      ...(repliedTo ? { replyTo: { messageId: repliedTo, fromBot: context.isOwn(repliedTo) } } : {}),
-      ref: imessageRef(context.scope, chat.guid, message.guid, false),
-      timestamp,
-    },
-  };
+  return { event: messageEvent(message, conversation, sender, { text, attachments, repliedTo, timestamp }, context) };
 }
 
 /**
@@ -88,7 +83,57 @@ export function imessageRef(scope: RefScope, chatGuid: string, guid: string, fro
   });
 }
 
-/** A row that points at another message: a tapback, a sticker, or a kind this plugin does not know. */
+/** A chat message event of a row: its text, its files, the message it answers. */
+function messageEvent(
+  message: BlueBubblesMessage,
+  conversation: Conversation,
+  sender: Participant,
+  content: { text: string; attachments: Attachment[]; repliedTo: string | undefined; timestamp: number },
+  context: NormalizeContext,
+): InboundMessageEvent {
+  const { text, attachments, repliedTo, timestamp } = content;
+  return {
+    type: "message",
+    eventId: `message:${message.guid}`,
+    conversation,
+    sender,
+    text,
+    // iMessage has no mentions: groups activate on patterns, the bot's number and replies to it.
+    mentions: { bot: false, others: [] },
+    ...(attachments.length > 0 ? { attachments } : {}),
+    ...(repliedTo ? { replyTo: { messageId: repliedTo, fromBot: context.isOwn(repliedTo) } } : {}),
+    ref: imessageRef(context.scope, conversation.id, message.guid, false),
+    timestamp,
+  };
+}
+
+/** A sticker placed on a message (`associatedMessageType` "sticker", chat.db 1000). */
+function isSticker(message: BlueBubblesMessage): boolean {
+  const type = message.associatedMessageType;
+  return type === "sticker" || String(type) === "1000";
+}
+
+/**
+ * A sticker someone placed on a message: a message whose attachment is the sticker, answering the
+ * message it sits on (the BlueBubbles app shows these rows as stickers: `Message.isSticker`). A
+ * row without its file shows nothing, and gives nothing.
+ */
+function stickerOf(
+  message: BlueBubblesMessage,
+  conversation: Conversation,
+  sender: Participant,
+  timestamp: number,
+  context: NormalizeContext,
+): Normalized {
+  const attachments = attachmentsOf(message.attachments ?? [], true);
+  if (attachments.length === 0) return { ignored: `message ${message.guid} is a sticker without its file` };
+  const on = message.associatedMessageGuid ? targetGuid(message.associatedMessageGuid).guid : undefined;
+  return {
+    event: messageEvent(message, conversation, sender, { text: "", attachments, repliedTo: on, timestamp }, context),
+  };
+}
+
+/** A row that points at another message: a tapback, or a kind this plugin does not know. */
 function isAssociated(message: BlueBubblesMessage): boolean {
   const type = message.associatedMessageType;
   const typed = type !== null && type !== undefined && String(type).trim() !== "" && String(type) !== "0";
@@ -105,7 +150,6 @@ function tapbackOf(
   const type = message.associatedMessageType;
   const tapback = parseTapbackType(type);
   if (!tapback) {
-    if (type === "sticker" || String(type) === "1000") return { ignored: `message ${message.guid} is a sticker` };
     return { problem: `message ${message.guid} has an associatedMessageType this plugin does not know: ${show(type)}` };
   }
   if (!message.associatedMessageGuid) {
@@ -136,12 +180,9 @@ function participantOf(address: string): Participant {
   return { id: handleId(address), ...(e164 ? { e164 } : {}) };
 }
 
-/** The text, without the U+FFFC placeholders of attachments; attachments named when there is no text. */
+/** The text, without the U+FFFC placeholders of its attachments (which are its `attachments`). */
 function textOf(message: BlueBubblesMessage): string {
-  const text = (message.text ?? "").replace(/\uFFFC/gu, "").trim();
-  if (text !== "") return text;
-  const names = (message.attachments ?? []).map((a) => a.transferName ?? "file");
-  return names.length > 0 ? `[attachment: ${names.join(", ")}]` : "";
+  return (message.text ?? "").replace(/\uFFFC/gu, "").trim();
 }
 
 function show(value: unknown): string {

@@ -3,12 +3,14 @@
  * Reading order: `config.ts` → `instance.ts` (wiring of one server) → `client.ts` (with
  * `envelope.ts`) → `health.ts` / `connection.ts` → `webhook.ts` (the secret) → `receive.ts`
  * (a webhook → `ctx.emit` → its answer) → `inbound.ts` → `outbound.ts` → `reactions.ts` (with
- * `vocabulary.ts`); state: `own-messages.ts`, `secret.ts`, `legacy-state.ts`; the fake server in
- * `testing/`.
+ * `vocabulary.ts`); media: `media.ts` (capabilities), `attachments.ts`, `download.ts`,
+ * `media-send.ts` (with `streamed-call.ts`); state: `own-messages.ts`, `secret.ts`,
+ * `legacy-state.ts`; the fake server in `testing/`.
  */
 import { CHORUS_API_VERSION, type ChannelCapabilities, defineChannel } from "@chorus/core";
 import { IMESSAGE_SECRET_KEYS, type IMessageConfig, imessageConfigSchema } from "./config.js";
 import { createIMessageInstance, IMESSAGE_ID } from "./instance.js";
+import { imessageMediaFor, imessagePrivateApiMedia } from "./media.js";
 import { probeIMessage } from "./probe.js";
 import { imessageVocabulary, TAPBACK_KINDS } from "./vocabulary.js";
 
@@ -28,6 +30,8 @@ export const imessageCapabilities: ChannelCapabilities = {
   replies: true, // inline replies, with the Private API
   threads: false, // iMessage has none
   maxTextLength: 4_000, // split on sensible boundaries above this
+  // With the Private API (sendMethod auto, the default, or private-api); AppleScript: mediaFor (media.ts).
+  media: imessagePrivateApiMedia,
 };
 
 /** The iMessage channel plugin; the package's default export. */
@@ -43,17 +47,28 @@ export const imessageChannel = defineChannel<IMessageConfig>({
   probe: (ctx) => probeIMessage(ctx),
   // BlueBubbles posts webhooks to any gateway; sends are REST calls.
   holdsConnection: () => false,
+  // What goes out depends on how the account sends: AppleScript has no captions and no audio messages.
+  mediaFor: (config) => imessageMediaFor(config),
 });
 
 export default imessageChannel;
 
 export { chatKind, directChatGuid, directHandle, e164Of, handleId } from "./addresses.js";
-export { API_PREFIX, BlueBubblesClient, type BlueBubblesClientOptions } from "./client.js";
+export { AUDIO_MESSAGE_UTI, attachmentsOf, type IMessageFileSource, kindOf } from "./attachments.js";
+export { API_PREFIX, BlueBubblesClient, type BlueBubblesClientOptions, type FilePart } from "./client.js";
 export { IMESSAGE_SECRET_KEYS, type IMessageConfig, imessageConfigSchema } from "./config.js";
 export { checkServer, type ServerHealth, WEBHOOK_EVENTS } from "./health.js";
 export { conversationOf, imessageRef, type NormalizeContext, type Normalized, normalizeMessage } from "./inbound.js";
 export type { IMessageInstance } from "./instance.js";
 export { LEGACY_FILES } from "./legacy-state.js";
+export {
+  BLUEBUBBLES_MAX_DOWNLOAD_BYTES,
+  BLUEBUBBLES_MAX_UPLOAD_BYTES,
+  IMESSAGE_MAX_PER_MESSAGE,
+  imessageAppleScriptMedia,
+  imessageMediaFor,
+  imessagePrivateApiMedia,
+} from "./media.js";
 export { chatGuidOf } from "./outbound.js";
 export { OwnMessages } from "./own-messages.js";
 export { SECRET_HEADER, WEBHOOK_SECRET_KEY } from "./secret.js";

@@ -4,6 +4,7 @@ import { e164Of, handleId } from "./addresses.js";
 import { BlueBubblesClient } from "./client.js";
 import { IMESSAGE_SECRET_KEYS, type IMessageConfig } from "./config.js";
 import { Connection } from "./connection.js";
+import { createDownload } from "./download.js";
 import type { ServerHealth } from "./health.js";
 import { importLegacyState } from "./legacy-state.js";
 import { createOutbound } from "./outbound.js";
@@ -49,6 +50,7 @@ export function createIMessageInstance(context: ChannelContext<IMessageConfig>):
   const own = new OwnMessages(ctx.store);
   const outbound = createOutbound(client, ctx.config, scope, own, () => connection?.privateApi() ?? false);
   const reactions = createReactions(client, new BotReactionRecord(ctx.store));
+  const files = createDownload(client, ctx.signal);
   const redacted = <T>(work: Promise<T>): Promise<T> =>
     work.catch((error: unknown) => {
       throw redactor.error(error);
@@ -106,6 +108,7 @@ export function createIMessageInstance(context: ChannelContext<IMessageConfig>):
     },
     send: (conversation, message) => redacted(outbound.send(conversation, message)),
     react: (ref, intent) => redacted(reactions.react(ref, intent)),
+    download: (attachment, options) => redacted(files.download(attachment, options)),
     setTyping: (conversation, on) => redacted(outbound.setTyping(conversation, on)),
     resolveMessageRef: (conversation, messageId) => redacted(outbound.resolveMessageRef(conversation, messageId)),
     status: () => redactor.status(connection?.status() ?? { state: "stopped" }),

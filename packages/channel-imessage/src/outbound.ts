@@ -3,6 +3,7 @@ import {
   type ChannelInstance,
   ChorusError,
   type ConversationAddress,
+  locationText,
   type MessageRef,
   type OutboundMessage,
   type RefScope,
@@ -12,14 +13,16 @@ import { directChatGuid } from "./addresses.js";
 import type { BlueBubblesClient } from "./client.js";
 import type { IMessageConfig } from "./config.js";
 import { imessageRef } from "./inbound.js";
+import { checkMedia, type SendText, sendMedia } from "./media-send.js";
 import type { OwnMessages } from "./own-messages.js";
 
 /** What the instance calls to send, show typing and find messages again. */
 export type IMessageOutbound = Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef">;
 
 /**
- * Sending, typing and finding messages again: everything the bot does that is not a tapback.
- * `privateApi` says whether the server's Private API is usable, as the last check found.
+ * Sending (text, and media: `media-send.ts`), typing and finding messages again: everything the
+ * bot does that is not a tapback. `privateApi` says whether the server's Private API is usable, as
+ * the last check found.
  */
 export function createOutbound(
   client: BlueBubblesClient,
@@ -33,6 +36,32 @@ export function createOutbound(
     return config.sendMethod === "private-api";
   };
 
+  /**
+   * A message with media (`media-send.ts`), refused before anything is sent when the server would
+   * refuse a file; every message it makes is the bot's. The ref is the first message's.
+   */
+  const sendWithMedia = async (chatGuid: string, message: OutboundMessage): Promise<MessageRef> => {
+    checkMedia(message.media ?? []);
+    const reply = message.replyTo ? { guid: message.replyTo.messageId, part: partOf(message.replyTo) } : undefined;
+    const sendText: SendText = async (text, method, answering) => {
+      const tempGuid = `temp-${randomUUID()}`;
+      const sent = await client.sendText({
+        chatGuid,
+        tempGuid,
+        message: text,
+        // As for text: an inline reply needs the Private API.
+        method: answering ? "private-api" : method,
+        ...(answering ? { selectedMessageGuid: answering.guid, partIndex: answering.part } : {}),
+      });
+      return typeof sent?.guid === "string" && sent.guid !== "" ? sent.guid : tempGuid;
+    };
+    const guids = await sendMedia(client, { chatGuid, reply, privateApi: usePrivateApi() }, message, sendText);
+    for (const guid of guids) await own.add(guid);
+    const [first] = guids;
+    if (first === undefined) throw new ChorusError("E_INVALID_INPUT", "nothing to send");
+    return imessageRef(scope(), chatGuid, first, true);
+  };
+
   return {
     /**
      * Sends `message` split at `maxTextLength`; the first part answers `replyTo` (an inline reply,
@@ -40,14 +69,18 @@ export function createOutbound(
      */
     async send(conversation: ConversationAddress, message: OutboundMessage): Promise<MessageRef> {
       const chatGuid = chatGuidOf(conversation.id);
+      if ((message.media?.length ?? 0) > 0) return sendWithMedia(chatGuid, message);
+      const text = message.location
+        ? [message.text, locationText(message.location)].filter((t) => t.trim() !== "").join("\n\n")
+        : message.text;
       let first: MessageRef | undefined;
-      for (const [index, text] of splitText(message.text, config.maxTextLength).entries()) {
+      for (const [index, part] of splitText(text, config.maxTextLength).entries()) {
         const reply = index === 0 ? message.replyTo : undefined;
         const tempGuid = `temp-${randomUUID()}`;
         const sent = await client.sendText({
           chatGuid,
           tempGuid,
-          message: text,
+          message: part,
           method: reply || usePrivateApi() ? "private-api" : "apple-script",
           ...(reply ? { selectedMessageGuid: reply.messageId, partIndex: partOf(reply) } : {}),
         });

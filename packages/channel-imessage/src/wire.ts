@@ -36,6 +36,30 @@ export const chatSchema = z.looseObject({
   participants: z.array(handleSchema).nullish(),
 });
 
+/**
+ * An attachment as `AttachmentSerializer.convert` writes it: in webhooks (`isForNotification`)
+ * `originalROWID`, `guid`, `uti`, `mimeType`, `transferName`, `totalBytes`, then `height`,
+ * `width` and `metadata` (`loadMetadata`); REST answers add `isSticker`, `hideAttachment` and the
+ * like. The serializer converts first (HEIC/HEIF/TIFF → JPEG, CAF → "audio/mp3"), so a file the
+ * Mac already has says the converted `mimeType` and `transferName` (`IMG_1.heic.jpeg`,
+ * `Audio Message.mp3.mp3`) while `uti` and `totalBytes` stay the original's.
+ */
+export const attachmentSchema = z.looseObject({
+  guid: z.string().nullish(),
+  uti: z.string().nullish(),
+  mimeType: z.string().nullish(),
+  transferName: z.string().nullish(),
+  totalBytes: z.number().nullish(),
+  height: z.number().nullish(),
+  width: z.number().nullish(),
+  /** `mdls` facts (`duration` in seconds for audio and video); read defensively. */
+  metadata: z.unknown().optional(),
+  isSticker: z.boolean().nullish(),
+  hideAttachment: z.boolean().nullish(),
+});
+
+export type BlueBubblesAttachment = z.output<typeof attachmentSchema>;
+
 /** A message row as BlueBubbles serialises it (tapbacks are rows too, pointing at their target). */
 export const messageSchema = z.looseObject({
   guid: z.string().min(1),
@@ -63,7 +87,11 @@ export const messageSchema = z.looseObject({
   threadOriginatorGuid: z.string().nullish(),
   /** The `tempGuid` of a message the API sent (its own echo). */
   tempGuid: z.string().nullish(),
-  attachments: z.array(z.looseObject({ transferName: z.string().nullish() })).nullish(),
+  attachments: z.array(attachmentSchema).nullish(),
+  /** Only outside notifications (REST answers): the row is an audio message. Webhooks leave it out. */
+  isAudioMessage: z.boolean().nullish(),
+  /** An app's bubble (`com.apple.messages.URLBalloonProvider` for a link preview), else null. */
+  balloonBundleId: z.string().nullish(),
 });
 
 export type BlueBubblesHandle = z.output<typeof handleSchema>;
@@ -109,4 +137,21 @@ export interface ReactBody {
   selectedMessageGuid: string;
   reaction: string;
   partIndex: number;
+}
+
+/** One part of `POST /api/v1/message/multipart`: a text, or a file `/attachment/upload` stored (its `path`). */
+export type MessagePart = { partIndex: number; text: string } | { partIndex: number; attachment: string; name: string };
+
+/** `POST /api/v1/message/multipart` (Private API): one iMessage of several parts. */
+export interface SendMultipartBody {
+  chatGuid: string;
+  tempGuid: string;
+  parts: MessagePart[];
+  selectedMessageGuid?: string;
+  partIndex?: number;
+}
+
+/** The answer of `POST /api/v1/attachment/upload`: where the server keeps the file (`<uuid>/<name>`). */
+export interface UploadedAttachment {
+  path?: string;
 }

@@ -1,4 +1,5 @@
 import { createFakeServer, type FakeServer, outage, type PlatformFault } from "@chorus/testkit";
+import { addUserFiles, addUserSticker, type FakeFileInput, type FakeShownFile, shownMessage } from "./fake-media.js";
 import { installRoutes } from "./fake-routes.js";
 import { FakeBlueBubblesState, type FakeChat, type FakeMessage, ME, POSSIBLE_REACTIONS } from "./fake-state.js";
 import { serializeMessage, tapbackText } from "./fake-wire.js";
@@ -6,7 +7,12 @@ import { serializeMessage, tapbackText } from "./fake-wire.js";
 export interface FakeBlueBubblesOptions {
   /** The server password; default `fake-password`. */
   password?: string;
+  /** formidable's `maxFileSize` for uploads; default the server's 1 GiB (tests lower it). */
+  maxFileBytes?: number;
 }
+
+/** The server's upload limit: koa-body's formidable `maxFileSize` (`api/http/index.ts`). */
+export const FAKE_MAX_FILE_BYTES = 1024 * 1024 * 1024;
 
 /** A webhook body as BlueBubbles posts it (`WebhookService.dispatch`). */
 export interface FakeHook {
@@ -30,6 +36,17 @@ export interface FakeBlueBubbles {
   userSends(input: { chatGuid: string; from: string; text: string; replyTo?: string | undefined }): FakeHook & {
     guid: string;
   };
+  /** Someone sends files (and `text` with them); returns the `new-message` hook (not yet delivered). */
+  userSendsMedia(input: {
+    chatGuid: string;
+    from: string;
+    text?: string | undefined;
+    files: readonly FakeFileInput[];
+  }): FakeHook & { guid: string; attachments: string[] };
+  /** Someone places a sticker on a message; returns the `new-message` hook of its row (not yet delivered). */
+  userSendsSticker(input: { messageGuid: string; from: string; file: FakeFileInput }): FakeHook & { guid: string };
+  /** A message's files as the server keeps them (shown as Messages shows them) and its text; undefined for no such message. */
+  shown(messageGuid: string): { files: FakeShownFile[]; text: string } | undefined;
   /**
    * Someone taps back: a kind (`love`, `-love`) or any other emoji (macOS 15's emoji tapbacks,
    * type 2006/3006). The row's type is a name as the server's transformer writes it, or with
@@ -67,8 +84,10 @@ export interface FakeBlueBubbles {
 /** Creates (not yet started) a fake BlueBubbles server. */
 export function createFakeBlueBubbles(options: FakeBlueBubblesOptions = {}): FakeBlueBubbles {
   const password = options.password ?? "fake-password";
+  const maxFileBytes = options.maxFileBytes ?? FAKE_MAX_FILE_BYTES;
   const state = new FakeBlueBubblesState();
-  const server = createFakeServer();
+  // Room for a file at the limit and its form around it, so the route answers as formidable does.
+  const server = createFakeServer({ maxBodyBytes: maxFileBytes + 1024 * 1024 });
   const pending = new Set<Promise<unknown>>();
   let last: FakeHook | undefined;
 
@@ -111,7 +130,7 @@ export function createFakeBlueBubbles(options: FakeBlueBubblesOptions = {}): Fak
     pending.add(delivery);
     void delivery.finally(() => pending.delete(delivery));
   };
-  installRoutes({ server, state, password, echo });
+  installRoutes({ server, state, password, echo, maxFileBytes });
 
   return {
     server,
@@ -141,6 +160,21 @@ export function createFakeBlueBubbles(options: FakeBlueBubblesOptions = {}): Fak
         ...(replyTo ? { threadOriginatorGuid: replyTo } : {}),
       });
       return { ...hookOf(message), guid: message.guid };
+    },
+    userSendsMedia: (input) => {
+      if (!state.chats.has(input.chatGuid)) throw new Error(`fake BlueBubbles: no chat ${input.chatGuid}`);
+      const message = addUserFiles(state, input);
+      return { ...hookOf(message), guid: message.guid, attachments: message.attachments ?? [] };
+    },
+    userSendsSticker: ({ messageGuid, from, file }) => {
+      const on = state.messages.get(messageGuid);
+      if (!on) throw new Error(`fake BlueBubbles: no message ${messageGuid}`);
+      const row = addUserSticker(state, { on, from, file });
+      return { ...hookOf(row), guid: row.guid };
+    },
+    shown: (guid) => {
+      const message = state.messages.get(guid);
+      return message ? shownMessage(state, message) : undefined;
     },
     userTapback: ({ messageGuid, from, reaction, numeric }) => {
       const target = state.messages.get(messageGuid);

@@ -1,5 +1,6 @@
 import type { FakeResponse, FakeServer, RequestContext } from "@chorus/testkit";
 import { API_PREFIX } from "../client.js";
+import { installMediaRoutes } from "./fake-media-routes.js";
 import { type FakeBlueBubblesState, type FakeMessage, type FakeWebhook, ME, POSSIBLE_REACTIONS } from "./fake-state.js";
 import { answer, refuse, serializeMessage, tapbackText } from "./fake-wire.js";
 
@@ -12,6 +13,8 @@ export interface FakeRoutesOptions {
   password: string;
   /** The server's own `new-message` for a row its account sent (posted to the webhooks). */
   echo(message: FakeMessage): void;
+  /** formidable's `maxFileSize` for uploads. */
+  maxFileBytes: number;
 }
 
 /**
@@ -19,21 +22,26 @@ export interface FakeRoutesOptions {
  * (`?guid=` / `?password=` / `?token=`), `PrivateApiMiddleware` (HTTP 500 `iMessage Error`),
  * and the validators' refusals.
  */
-export function installRoutes({ server, state, password, echo }: FakeRoutesOptions): void {
+export function installRoutes({ server, state, password, echo, maxFileBytes }: FakeRoutesOptions): void {
   const rest = (message: FakeMessage, withChats = true) =>
     serializeMessage(state, message, { forWebhook: false, includeChats: withChats, participants: false });
-  const authorized = (handler: (ctx: Ctx) => FakeResponse) => (ctx: Ctx) => {
-    const given = ctx.query.get("guid") ?? ctx.query.get("password") ?? ctx.query.get("token");
-    if (!given) return refuse(401, "Missing server password!");
-    return given.trim() === password.trim() ? handler(ctx) : refuse(401, "Unauthorized");
-  };
+  const authorized =
+    <R extends FakeResponse | Promise<FakeResponse>>(handler: (ctx: Ctx) => R) =>
+    (ctx: Ctx): R | FakeResponse => {
+      const given = ctx.query.get("guid") ?? ctx.query.get("password") ?? ctx.query.get("token");
+      if (!given) return refuse(401, "Missing server password!");
+      return given.trim() === password.trim() ? handler(ctx) : refuse(401, "Unauthorized");
+    };
+  // `checkPrivateApiStatus`: what is wrong with the helper, in the server's words.
+  const privateApiProblem = () =>
+    !state.privateApi
+      ? "iMessage Private API is not enabled!"
+      : !state.helperConnected
+        ? "iMessage Private API Helper is not connected!"
+        : undefined;
   const privateApi = (handler: (ctx: Ctx) => FakeResponse) =>
     authorized((ctx) => {
-      const problem = !state.privateApi
-        ? "iMessage Private API is not enabled!"
-        : !state.helperConnected
-          ? "iMessage Private API Helper is not connected!"
-          : undefined;
+      const problem = privateApiProblem();
       if (!problem) return handler(ctx);
       const said = "Please make sure you have completed the setup for the Private API, and your helper is connected!";
       return refuse(500, problem, said);
@@ -160,6 +168,7 @@ export function installRoutes({ server, state, password, echo }: FakeRoutesOptio
       else state.typing.delete(guid);
       return answer(on ? "Started typing!" : "Stopped typing!");
     });
+  installMediaRoutes({ server, state, authorized, privateApiProblem, maxFileBytes, echo });
   route("POST", "/chat/:guid/typing", typing(true));
   route("DELETE", "/chat/:guid/typing", typing(false));
   route(

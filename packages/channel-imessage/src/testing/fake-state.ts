@@ -26,6 +26,10 @@ export interface FakeMessage {
   method?: string;
   /** The `tempGuid` the API was given, echoed on the message's own `new-message`. */
   tempGuid?: string;
+  /** GUIDs of its attachments (`message_attachment_join`), in order. */
+  attachments?: string[];
+  /** chat.db's `is_audio_message`: sent with `isAudioMessage` through the Private API. */
+  isAudioMessage?: boolean;
 }
 
 /** A registered webhook. */
@@ -45,6 +49,29 @@ export const ME = "me";
 export const GROUP_STYLE = 43;
 export const DIRECT_STYLE = 45;
 
+/**
+ * A file of chat.db's `attachment` table, with its bytes on the Mac's disk. `converted` is what the
+ * server makes of it when it serves it (`sips` HEIC → JPEG, `afconvert` CAF → M4A): the fake has
+ * no converters, so a test says what the Mac's would give; without it the original is served, as
+ * when a conversion fails.
+ */
+export interface FakeAttachment {
+  rowId: number;
+  guid: string;
+  uti: string;
+  /** chat.db's `mime_type`; null where Messages set none. */
+  mimeType: string | null;
+  transferName: string;
+  bytes: Uint8Array;
+  isSticker: boolean;
+  isOutgoing: boolean;
+  converted?: { bytes: Uint8Array; mimeType: string; transferName: string };
+  /** What `mdls` says (image pixels, audio seconds), for the serialised `height`/`width`/`metadata`. */
+  height?: number;
+  width?: number;
+  durationSeconds?: number;
+}
+
 /** Everything the fake BlueBubbles server holds, and the only code that changes it. */
 export class FakeBlueBubblesState {
   privateApi = true;
@@ -57,6 +84,12 @@ export class FakeBlueBubblesState {
   readonly webhooks: FakeWebhook[] = [];
   /** Chats where the server's account currently shows typing. */
   readonly typing = new Set<string>();
+  /** chat.db's attachments by GUID. */
+  readonly attachments = new Map<string, FakeAttachment>();
+  /** Files `/attachment/upload` stored for `/message/multipart`, by the `path` it answered. */
+  readonly uploads = new Map<string, { name: string; bytes: Uint8Array; type: string }>();
+  /** Bytes attachment downloads have written to the wire. */
+  bytesServed = 0;
   #next = 1;
 
   /** A GUID no row has (for a forged message). */
@@ -69,6 +102,14 @@ export class FakeBlueBubblesState {
     const message: FakeMessage = { ...input, guid: input.guid ?? guidOf(rowId), rowId, dateCreated: Date.now() };
     this.messages.set(message.guid, message);
     return message;
+  }
+
+  /** A file into chat.db's `attachment` table (and onto the Mac's disk). */
+  addAttachment(input: Omit<FakeAttachment, "guid" | "rowId">): FakeAttachment {
+    const rowId = this.#next++;
+    const attachment: FakeAttachment = { ...input, rowId, guid: `AT_0_${guidOf(rowId)}` };
+    this.attachments.set(attachment.guid, attachment);
+    return attachment;
   }
 
   /** The chat's style as chat.db has it. */

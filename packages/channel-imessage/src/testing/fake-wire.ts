@@ -1,5 +1,5 @@
 import { type FakeResponse, json } from "@chorus/testkit";
-import { type FakeBlueBubblesState, type FakeMessage, GROUP_STYLE } from "./fake-state.js";
+import { type FakeAttachment, type FakeBlueBubblesState, type FakeMessage, GROUP_STYLE } from "./fake-state.js";
 
 /**
  * BlueBubbles' wire, as bluebubbles-server writes it: the REST envelope
@@ -50,7 +50,10 @@ export function serializeMessage(
     handle: message.handle ? handleOf(message.handle, options.forWebhook) : null,
     handleId: message.handle ? 1 : 0,
     otherHandle: 0,
-    attachments: [],
+    attachments: (message.attachments ?? []).flatMap((guid) => {
+      const attachment = state.attachments.get(guid);
+      return attachment ? [serializeAttachment(attachment, options.forWebhook)] : [];
+    }),
     subject: null,
     error: 0,
     dateCreated: message.dateCreated,
@@ -72,10 +75,68 @@ export function serializeMessage(
   };
   const extras = options.forWebhook
     ? {}
-    : { country: null, isDelayed: false, isAutoReply: false, isSystemMessage: false, threadOriginatorPart: null };
+    : {
+        country: null,
+        isDelayed: false,
+        isAutoReply: false,
+        isSystemMessage: false,
+        threadOriginatorPart: null,
+        isAudioMessage: message.isAudioMessage === true,
+      };
   const chats = options.includeChats ? { chats: chatsOf(state, message, options) } : {};
   const later = { messageSummaryInfo: null, payloadData: null, dateEdited: null, dateRetracted: null, partCount: 1 };
   return { ...essentials, ...extras, ...chats, ...later };
+}
+
+/**
+ * `AttachmentSerializer.convert` with the default config (`convert`, `loadMetadata`): the server
+ * converts first, so a file it converts says the converted `mimeType` and `transferName` while
+ * `uti` and `totalBytes` stay the original's; `height`/`width` from `mdls` (0 when it has none) and
+ * `metadata` only for images, audio and video (`getAttachmentMetadata` returns nothing for other
+ * types, and `undefined` leaves the JSON); outside notifications the flags (`isSticker`, …).
+ */
+export function serializeAttachment(attachment: FakeAttachment, forWebhook: boolean): Record<string, unknown> {
+  const served = attachment.converted ?? attachment;
+  const mime = served.mimeType ?? "";
+  const media = /^(image|audio|video)\//u.test(mime) || attachment.uti === "com.apple.coreaudio-format";
+  const size = served.bytes.byteLength;
+  const metadata = mime.startsWith("image/")
+    ? { size, ...(attachment.height ? { height: attachment.height, width: attachment.width } : {}) }
+    : { bytes: size, ...(attachment.durationSeconds ? { duration: attachment.durationSeconds } : {}) };
+  const base: Record<string, unknown> = {
+    originalROWID: attachment.rowId,
+    guid: attachment.guid,
+    uti: attachment.uti,
+    mimeType: served.mimeType,
+    transferName: served.transferName,
+    totalBytes: attachment.bytes.byteLength,
+  };
+  const flags = forWebhook
+    ? {}
+    : {
+        transferState: 5,
+        isOutgoing: attachment.isOutgoing,
+        hideAttachment: false,
+        isSticker: attachment.isSticker,
+        originalGuid: attachment.guid,
+        hasLivePhoto: false,
+      };
+  return {
+    ...base,
+    ...flags,
+    height: attachment.height ?? 0,
+    width: attachment.width ?? 0,
+    ...(media ? { metadata } : {}),
+  };
+}
+
+/** An error no handler caught (`ErrorMiddleware`): HTTP 500 "An unhandled error has occurred!". */
+export function unhandled(error: string): FakeResponse {
+  return json(500, {
+    status: 500,
+    message: "An unhandled error has occurred!",
+    error: { type: "Server Error", message: error },
+  });
 }
 
 /** `HandleSerializer`: `country` and `uncanonicalizedId` only outside notifications. */

@@ -3,14 +3,26 @@
  * end-to-end tests and other authors can run against the same platform this package's tests use.
  */
 
+export { CONVERTED_JPEG, CONVERTED_M4A } from "./converted-samples.js";
 export {
   createFakeBlueBubbles,
+  FAKE_MAX_FILE_BYTES,
   type FakeBlueBubbles,
   type FakeBlueBubblesOptions,
   type FakeHook,
 } from "./fake-bluebubbles.js";
 export {
+  addUserFiles,
+  addUserSticker,
+  type FakeFileInput,
+  type FakeShownFile,
+  shownFile,
+  shownMessage,
+} from "./fake-media.js";
+export { type FakeMediaRoutesOptions, installMediaRoutes } from "./fake-media-routes.js";
+export {
   DIRECT_STYLE,
+  type FakeAttachment,
   FakeBlueBubblesState,
   type FakeChat,
   type FakeMessage,
@@ -19,4 +31,4 @@ export {
   ME,
   POSSIBLE_REACTIONS,
 } from "./fake-state.js";
-export { type SerializeOptions, serializeMessage, tapbackText } from "./fake-wire.js";
+export { type SerializeOptions, serializeAttachment, serializeMessage, tapbackText, unhandled } from "./fake-wire.js";
