@@ -11,6 +11,8 @@ describe("channels.zalouser", () => {
       groupInfoTtlMs: 300_000,
       connectTimeoutMs: 20_000,
       qrTimeoutMs: 100_000,
+      mediaHosts: ["zdn.vn", "zadn.vn", "dlfl.vn"],
+      uploadTimeoutMs: 120_000,
       retries: 2,
       maxRetryAfterMs: 10_000,
       timeoutMs: 15_000,
@@ -23,6 +25,9 @@ describe("channels.zalouser", () => {
   it("names each wrong key", async () => {
     await expect(validatePluginConfig(zalouserChannel, { apiBase: "ftp://x", language: "vietnamese" })).rejects.toThrow(
       /channels\.zalouser\.apiBase: apiBase must be an http\(s\) URL.*channels\.zalouser\.language: language must be a two-letter code/,
+    );
+    await expect(validatePluginConfig(zalouserChannel, { mediaHosts: ["https://zdn.vn/"] })).rejects.toThrow(
+      /channels\.zalouser\.mediaHosts\.0: each of mediaHosts must be a domain such as zdn\.vn/,
     );
     await expect(validatePluginConfig(zalouserChannel, { cookie: "x" })).rejects.toThrow(/Unrecognized key: "cookie"/);
     await expect(

@@ -1,5 +1,6 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
 import { z } from "zod";
+import { DEFAULT_MEDIA_HOSTS } from "./zalo/hosts.js";
 
 const ms = (name: string, min: number) =>
   z
@@ -25,6 +26,24 @@ export const zalouserConfigSchema = z
     apiBase: z
       .url({ protocol: /^https?$/, error: "apiBase must be an http(s) URL such as http://127.0.0.1:8080" })
       .optional(),
+    /**
+     * The domains Zalo serves media from (each with its subdomains): received photos, files, voice
+     * messages and stickers are downloaded from https URLs on these (or `*.zalo.me`) only, never with
+     * the session's cookies; `apiBase` redirects them too.
+     */
+    mediaHosts: z
+      .array(
+        z
+          .string()
+          .regex(/^([a-z0-9-]+\.)+[a-z]{2,}$/i, "each of mediaHosts must be a domain such as zdn.vn")
+          .transform((host) => host.toLowerCase()),
+      )
+      .default([...DEFAULT_MEDIA_HOSTS]),
+    /**
+     * How long uploading a file or voice message may take until Zalo says it stored it (the
+     * listener's `file_done`, which zca-js waits for without a limit of its own).
+     */
+    uploadTimeoutMs: ms("uploadTimeoutMs", 1_000).default(120_000),
     /** The browser zca-js presents at the QR login; the session keeps the one it linked with. */
     userAgent: z.string().trim().min(1, "userAgent must not be empty").default(DEFAULT_USER_AGENT),
     /** Zalo's interface language for the session (`vi`, `en`). */

@@ -184,7 +184,12 @@ export class ZaloConnection {
 
   async #login(session: ZaloSession): Promise<ZaloLink> {
     const { config, redactor } = this.deps;
-    const zalo = createZalo({ apiBase: config.apiBase, timeoutMs: config.timeoutMs, signal: this.#abort.signal });
+    const zalo = createZalo({
+      apiBase: config.apiBase,
+      mediaHosts: config.mediaHosts,
+      timeoutMs: config.timeoutMs,
+      signal: this.#abort.signal,
+    });
     const { result: api } = await zaloCall(
       () =>
         zalo.login({

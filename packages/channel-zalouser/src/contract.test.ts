@@ -1,11 +1,14 @@
 import { describeChannelContract } from "@chorus/testkit/vitest";
 import { zalouserChannel } from "./index.js";
 import { ANN, fakeWorld, TEAM } from "./testing/fixture.js";
+import { shownKind } from "./testing/index.js";
 import { zaloIcon } from "./vocabulary.js";
 
 // The whole channel contract against the fake Zalo, through the real zca-js: every reaction case
 // the row "Zalo Personal" (no flags) makes relevant, checked against the icons the fake holds,
-// restarts, inbound, faults, and the session's cookies and imei as canary secrets.
+// restarts, inbound, faults, the session's cookies and imei as canary secrets, and media in and
+// out byte for byte: what the fake's upload endpoints assembled from zca-js's chunks, what its CDN
+// served for the channel's downloads.
 describeChannelContract("Zalo Personal: the channel contract", {
   plugin: zalouserChannel,
   stepTimeoutMs: 10_000,
@@ -29,6 +32,40 @@ describeChannelContract("Zalo Personal: the channel contract", {
       fault: (kind) => fake.fault(kind),
       heal: () => fake.heal(),
       close: () => fake.close(),
+      media: {
+        sentMessage: (ref) => {
+          const message = fake.state.messages.get(ref.messageId);
+          if (!message) throw new Error(`fake Zalo: the bot sent no message ${ref.messageId}`);
+          const { medium } = message;
+          return {
+            media: medium
+              ? [
+                  {
+                    kind: shownKind(medium),
+                    bytes: medium.bytes,
+                    filename: medium.filename,
+                    ...(medium.caption !== undefined && { caption: medium.caption }),
+                  },
+                ]
+              : [],
+            text: message.text,
+          };
+        },
+        botMessageCount: () => fake.botMessages(TEAM).length,
+        userSendsMedium: async (sample) => {
+          await fake.personSendsMedium({
+            from: ANN.id,
+            group: TEAM,
+            kind: sample.kind === "contact" ? "file" : sample.kind,
+            ...(sample.bytes && { bytes: sample.bytes }),
+            ...(sample.mime && { mime: sample.mime }),
+            ...(sample.filename && { filename: sample.filename }),
+            ...(sample.caption && { caption: sample.caption }),
+            ...(sample.location && { location: sample.location }),
+          });
+        },
+        bytesServed: () => fake.media.bytesServed,
+      },
     };
   },
 });

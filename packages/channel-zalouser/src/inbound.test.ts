@@ -58,10 +58,61 @@ describe("normalizeMessage (payloads as zca-js hands them over)", () => {
     });
   });
 
-  it("a photo: its title stands for the text; without group info the group has no title", () => {
+  it("a photo: an image attachment by its href, its size from params; its title the text; without group info the group has no title", () => {
     const event = normalizeMessage(fixture("photo-message"), "group", scope);
-    expect(event?.text).toBe("[chat.photo] the whiteboard");
+    expect(event?.text).toBe("the whiteboard");
+    expect(event?.attachments).toEqual([
+      { kind: "image", width: 1280, height: 960, source: { url: "https://photo-stal-9.zdn.vn/a1b2c3.jpg" } },
+    ]);
     expect(event?.conversation).toEqual({ id: TEAM, kind: "group" });
+  });
+
+  it("a voice message: a voice attachment by its href and fileSize, no text", () => {
+    const event = normalizeMessage(fixture("voice-message"), "user", scope);
+    expect(event).toMatchObject({ conversation: { id: ANN.id, kind: "direct" }, text: "" });
+    expect(event?.attachments).toEqual([
+      { kind: "voice", size: 12480, source: { url: "https://file-stal-19.dlfl.vn/8d1f2c/voice-1733040400.aac" } },
+    ]);
+  });
+
+  it("a file: its title is its name, its fileSize (a string) its size; no text", () => {
+    const event = normalizeMessage(fixture("file-message"), "group", scope);
+    expect(event?.text).toBe("");
+    expect(event?.attachments).toEqual([
+      {
+        kind: "file",
+        filename: "minutes.pdf",
+        size: 7295,
+        source: { url: "https://file-stal-19.dlfl.vn/gr/0d3f/minutes.pdf" },
+      },
+    ]);
+  });
+
+  it("a sticker: its catalogue entry, which download looks up; a location: its coordinates, name and address", () => {
+    expect(normalizeMessage(fixture("sticker-message"), "user", scope)?.attachments).toEqual([
+      { kind: "sticker", source: { sticker: { id: 21979, catId: 10751, type: 7 } } },
+    ]);
+    const place = normalizeMessage(fixture("location-message"), "group", scope);
+    expect(place?.text).toBe("");
+    expect(place?.attachments).toEqual([
+      {
+        kind: "location",
+        location: {
+          latitude: 10.772485,
+          longitude: 106.698059,
+          name: "Ben Thanh Market",
+          address: "Le Loi, District 1, Ho Chi Minh City",
+        },
+      },
+    ]);
+  });
+
+  it("what carries no medium stays text: a link card by its title, a location without coordinates by its kind", () => {
+    const card = { ...fixture("photo-message"), msgType: "chat.recommended" };
+    expect(normalizeMessage(card, "group", scope)).toMatchObject({ text: "[chat.recommended] the whiteboard" });
+    expect(normalizeMessage(card, "group", scope)?.attachments).toBeUndefined();
+    const nowhere = { ...fixture("location-message"), content: { title: "", params: "{}" } };
+    expect(normalizeMessage(nowhere, "group", scope)?.text).toBe("[chat.location.new]");
   });
 
   it("drops the bot's own message (zca-js writes the account's uid where Zalo wrote 0)", () => {

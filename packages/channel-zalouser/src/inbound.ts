@@ -1,5 +1,6 @@
 import { ChorusError, type InboundMessageEvent, type InboundReactionEvent, mintRef, type RefScope } from "@chorus/core";
 import { z } from "zod";
+import { readMedium } from "./attachments.js";
 import { messageRef, type ThreadKind } from "./refs.js";
 import type { GroupFacts } from "./threads.js";
 import { emojiOfIcon } from "./vocabulary.js";
@@ -71,11 +72,17 @@ function conversationOf(threadId: string, group: boolean, dName: string | undefi
     : { id: threadId, kind: "direct" as const, ...(dName ? { title: dName } : {}) };
 }
 
-/** The text of a message: text as it is; for other kinds (photo, sticker, link) their title, else the kind. */
-function textOf(content: string | Record<string, unknown>, msgType: string): string {
-  if (typeof content === "string") return content;
+/**
+ * The text and attachments of a message: text as it is; a medium (photo, video, voice message, file,
+ * sticker, location) as an attachment, its caption the text (or ""); other kinds (a link, a contact
+ * card) by their title, else the kind.
+ */
+function bodyOf(content: string | Record<string, unknown>, msgType: string) {
+  if (typeof content === "string") return { text: content, attachments: [] };
+  const medium = readMedium(msgType, content);
+  if (medium) return { text: medium.caption, attachments: medium.attachments };
   const title = [content.title, content.description, content.href].find((v) => typeof v === "string" && v !== "");
-  return title === undefined ? `[${msgType}]` : `[${msgType}] ${title as string}`;
+  return { text: title === undefined ? `[${msgType}]` : `[${msgType}] ${title as string}`, attachments: [] };
 }
 
 /**
@@ -93,7 +100,7 @@ export function normalizeMessage(
   // zca-js drops the account's own messages (selfListen off); one that slips through is never answered.
   if (data.uidFrom === scope.botId || data.uidFrom === "0") return undefined;
   const threadId = threadOf(data, kind === "group", "message");
-  const text = textOf(data.content, data.msgType);
+  const { text, attachments } = bodyOf(data.content, data.msgType);
   const mentioned = kind === "group" ? (data.mentions ?? []).map((m) => m.uid) : [];
   const quote = data.quote ?? undefined;
   const sender = { id: data.uidFrom, ...(data.dName ? { name: data.dName } : {}) };
@@ -104,6 +111,7 @@ export function normalizeMessage(
     conversation: conversationOf(threadId, kind === "group", data.dName, group),
     sender,
     text,
+    ...(attachments.length > 0 && { attachments }),
     // `-1` is @all: neither the bot named nor another person.
     mentions: {
       bot: mentioned.includes(scope.botId),

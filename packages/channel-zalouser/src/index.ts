@@ -3,13 +3,15 @@
  * protocol. This file is the plugin object the gateway imports; then `config.ts` → `instance.ts`
  * (one running account) → `session.ts` → `login.ts` → `connection.ts` (with `zalo/`: the
  * transport zca-js fetches through, its AES and its errors) → `receive.ts` (a listener event →
- * `ctx.emit`, kept until committed) → `inbound.ts` → `outbound.ts` → `reactions.ts`, and the
- * fake Zalo every test runs against, in `testing/`.
+ * `ctx.emit`, kept until committed) → `inbound.ts` (`attachments.ts`) → `outbound.ts`
+ * (`media-send.ts`) → `download.ts` → `reactions.ts`; `media.ts` says what Zalo does with media.
+ * The fake Zalo every test runs against is in `testing/`.
  */
 import { CHORUS_API_VERSION, defineChannel } from "@chorus/core";
 import { ZALOUSER_SECRET_KEYS, type ZalouserConfig, zalouserConfigSchema } from "./config.js";
 import { createZalouserInstance } from "./instance.js";
 import { loginWithQr } from "./login.js";
+import { zaloMediaCapabilities } from "./media.js";
 import { MAX_TEXT_LENGTH } from "./outbound.js";
 import { probeZalouser } from "./probe.js";
 import { zaloVocabulary } from "./vocabulary.js";
@@ -35,6 +37,7 @@ export const zalouserChannel = defineChannel<ZalouserConfig>({
     replies: true, // a quote of the message answered
     threads: false, // Zalo has no threads
     maxTextLength: MAX_TEXT_LENGTH, // longer text is split
+    media: zaloMediaCapabilities, // photos, files, voice messages out (one a message); those, videos, stickers, locations in (media.ts)
   },
   vocabulary: zaloVocabulary,
   configSchema: zalouserConfigSchema,
@@ -47,4 +50,5 @@ export const zalouserChannel = defineChannel<ZalouserConfig>({
 export default zalouserChannel;
 
 export type { ZalouserConfig } from "./config.js";
+export { ZALO_MAX_FILE_BYTES, ZALO_MAX_PHOTO_BYTES, zaloMediaCapabilities } from "./media.js";
 export { readSession, SESSION_KEY, writeSession, type ZaloSession } from "./session.js";

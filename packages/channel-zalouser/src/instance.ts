@@ -3,6 +3,8 @@ import { type ChannelContext, type ChannelInstance, ChorusError, type MessageRef
 import { ThreadType } from "zca-js";
 import { ZALOUSER_SECRET_KEYS, type ZalouserConfig } from "./config.js";
 import { ZaloConnection } from "./connection.js";
+import { createDownload } from "./download.js";
+import { createMediaSender } from "./media-send.js";
 import { createOutbound, type ZaloCaller } from "./outbound.js";
 import { createReactions } from "./reactions.js";
 import { createZaloReceive } from "./receive.js";
@@ -66,11 +68,18 @@ export function createZalouserInstance(ctx: ChannelContext<ZalouserConfig>): Cha
     sink: createZaloReceive({ logger, emit: (event) => ctx.emit(event), signal: ctx.signal, scope, threads, known }),
   });
   const record = new BotReactionRecord(ctx.store);
+  const sendMedium = createMediaSender({ call, uploadTimeoutMs: ctx.config.uploadTimeoutMs });
+  const download = createDownload(ctx.config, call, ctx.signal);
 
   return {
     start: () => connection.start(),
     stop: () => connection.stop(),
-    ...createOutbound({ call, threads, scope, known }),
+    ...createOutbound({ call, threads, scope, known, sendMedium }),
+    // What a download throws passes the redactor too (it names no URL, but a platform's words might carry a secret).
+    download: (attachment, options) =>
+      download(attachment, options).catch((error: unknown) => {
+        throw redactor.error(error);
+      }),
     ...createReactions(async (icon, message) => {
       const type = message.threadKind === "group" ? ThreadType.Group : ThreadType.User;
       const dest = { data: { msgId: message.msgId, cliMsgId: message.cliMsgId }, threadId: message.threadId, type };

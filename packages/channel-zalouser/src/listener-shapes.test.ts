@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
-import type { InboundReactionEvent } from "@chorus/core";
+import { collectBytes } from "@chorus/channel-kit";
+import type { Attachment, InboundReactionEvent } from "@chorus/core";
+import { sampleMedium } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type LinkedChannel, linkedChannel } from "./test-support.test-util.js";
 import { ANN, BOB, TEAM } from "./testing/fixture.js";
@@ -45,14 +47,40 @@ describe("zca-js listener shapes, through the fake listener and zca-js", () => {
     expect(warnings()).toEqual([]);
   });
 
-  it("a photo (content an attachment object) is a message naming its kind and title", async () => {
-    await world.fake.listener.send(521, { groupMsgs: [fixture("photo-message")] });
-    expect(await world.inbound("6200000000030")).toMatchObject({
+  it("a photo (content an attachment object) is a message with an image attachment; download gives the bytes Zalo's CDN serves at its href", async () => {
+    const photo = fixture("photo-message");
+    const bytes = sampleMedium("image").bytes;
+    world.fake.media.serve((photo.content as { href: string }).href, bytes, "image/jpeg");
+    await world.fake.listener.send(521, { groupMsgs: [photo] });
+    const event = await world.inbound("6200000000030");
+    expect(event).toMatchObject({
       conversation: { id: TEAM, kind: "group" },
       sender: { id: BOB.id },
-      text: "[chat.photo] the whiteboard",
+      text: "the whiteboard",
     });
+    const [attachment] = event.attachments ?? [];
+    const medium = await world.running.instance.download?.(attachment as Attachment, { maxBytes: 1024 * 1024 });
+    expect(medium?.mime).toBe("image/jpeg");
+    expect(await collectBytes(medium?.stream as ReadableStream<Uint8Array>, 1024 * 1024, "photo")).toEqual(bytes);
     expect(warnings()).toEqual([]);
+  });
+
+  it("a voice message (cmd 501) is a voice attachment; it downloads without the session's cookies", async () => {
+    const voice = fixture("voice-message");
+    const bytes = sampleMedium("voice").bytes;
+    world.fake.media.serve((voice.content as { href: string }).href, bytes, "audio/aac");
+    await world.fake.listener.send(501, { msgs: [voice] });
+    const event = await world.inbound("6200000000050");
+    expect(event).toMatchObject({
+      conversation: { id: ANN.id, kind: "direct" },
+      text: "",
+      attachments: [{ kind: "voice" }],
+    });
+    const medium = await world.running.instance.download?.(event.attachments?.[0] as Attachment, { maxBytes: 1 << 20 });
+    expect(await collectBytes(medium?.stream as ReadableStream<Uint8Array>, 1 << 20, "voice")).toEqual(bytes);
+    const served = world.fake.server.requestsTo("GET", "/8d1f2c/voice-1733040400.aac");
+    expect(served).toHaveLength(1);
+    expect(served[0]?.headers.cookie).toBeUndefined();
   });
 
   it("a group reaction (cmd 612, `reactGroups`, its content a JSON string on the wire) is a reaction", async () => {

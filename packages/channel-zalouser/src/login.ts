@@ -34,7 +34,7 @@ export async function loginWithQr(ctx: ChannelLoginContext<ZalouserConfig>): Pro
   const logger = redactor.logger(ctx.logger);
   // Zalo holds the waiting-scan request open while nobody scans: give it the QR code's lifetime.
   const timeoutMs = Math.max(config.timeoutMs, config.qrTimeoutMs);
-  const zalo = createZalo({ apiBase: config.apiBase, timeoutMs, signal: ctx.signal });
+  const zalo = createZalo({ apiBase: config.apiBase, mediaHosts: config.mediaHosts, timeoutMs, signal: ctx.signal });
   let ending: Ending | undefined;
   let abort: (() => unknown) | undefined;
   let timer: NodeJS.Timeout | undefined;

@@ -1,23 +1,27 @@
 import type { BoundedMap } from "@chorus/channel-kit";
-import { type ChannelInstance, ChorusError, type MessageRef, type RefScope, splitText } from "@chorus/core";
-import { type API, ThreadType } from "zca-js";
+import {
+  type ChannelInstance,
+  ChorusError,
+  locationText,
+  type MessageRef,
+  type OutboundMessage,
+  type RefScope,
+  splitText,
+} from "@chorus/core";
+import { ThreadType } from "zca-js";
+import { carriesCaption, type MediaSender } from "./media-send.js";
 import { handleOf, messageRef, type ThreadKind } from "./refs.js";
 import type { Threads } from "./threads.js";
-import { decryptAes, sessionKey } from "./zalo/crypto.js";
-import type { CallFacts } from "./zalo/transport.js";
+import type { ZaloCaller } from "./zalo/caller.js";
+import { clientIdOf } from "./zalo/client-id.js";
+
+export type { ZaloCaller } from "./zalo/caller.js";
 
 /**
  * The longest text the channel puts in one Zalo message. Zalo documents no limit for the web
  * protocol; its apps cut long pastes into parts of this size, so longer replies are split here.
  */
 export const MAX_TEXT_LENGTH = 2000;
-
-/** Runs one zca-js call on the logged-in API with the kit's retry rules. */
-export type ZaloCaller = <T>(
-  operation: string,
-  call: (api: API) => Promise<T>,
-  idempotent: boolean,
-) => Promise<{ result: T; facts: CallFacts; api: API }>;
 
 const threadType = (kind: ThreadKind) => (kind === "group" ? ThreadType.Group : ThreadType.User);
 
@@ -33,89 +37,128 @@ export function placeMentions(
   return { text: full, mentions: tags.map(({ uid, tag }) => ({ pos: full.indexOf(tag), len: tag.length, uid })) };
 }
 
-/** The client id zca-js gave a message it sent: it is in the encrypted params only. */
-function clientIdOf(facts: CallFacts, api: API): string {
-  const params = facts.sentParams.at(-1);
-  const secretKey = api.getContext().secretKey;
-  if (!params || !secretKey) throw new ChorusError("E_PLATFORM", "the sent message's client id is unknown");
-  const { clientId } = JSON.parse(decryptAes(sessionKey(secretKey), params)) as { clientId?: unknown };
-  if (clientId === undefined) throw new ChorusError("E_PLATFORM", "the sent message carries no client id");
-  return String(clientId);
-}
-
-/** Sending, typing and finding a message again: everything the bot does that is not a reaction. */
+/**
+ * Sending, typing and finding a message again: everything the bot does that is not a reaction.
+ * `send` sends text in parts, and each planned medium through `media-send.ts` (one a message);
+ * text a medium cannot carry as its caption goes first, as a message of its own.
+ */
 export function createOutbound(deps: {
   call: ZaloCaller;
   threads: Threads;
   scope: () => RefScope;
   /** Refs minted by this instance (inbound and sent), by message id, for `resolveMessageRef`. */
   known: BoundedMap<string, MessageRef>;
+  /** Sends one medium (media-send.ts). */
+  sendMedium: MediaSender;
 }): Pick<ChannelInstance, "send" | "setTyping" | "resolveMessageRef"> {
   const { call, threads, known } = deps;
+
+  /** A text in parts of `MAX_TEXT_LENGTH`, the first quoting and mentioning as `message` asks. */
+  const sendText = async (
+    conversation: { id: string },
+    kind: ThreadKind,
+    text: string,
+    message: Pick<OutboundMessage, "replyTo" | "mentions">,
+  ): Promise<MessageRef[]> => {
+    const scope = deps.scope();
+    const quoted = message.replyTo ? handleOf(message.replyTo) : undefined;
+    const names = new Map<string, string>();
+    if (kind === "group" && message.mentions?.length) {
+      for (const member of (await threads.group(conversation.id))?.members ?? []) {
+        if (member.name) names.set(member.id, member.name);
+      }
+    }
+    const refs: MessageRef[] = [];
+    for (const part of splitText(text, MAX_TEXT_LENGTH)) {
+      // Only the first part quotes and mentions; the rest continue it.
+      const lead = refs.length === 0;
+      const placed =
+        lead && kind === "group" && message.mentions?.length
+          ? placeMentions(part, message.mentions, names)
+          : { text: part, mentions: [] };
+      const quote =
+        lead && quoted
+          ? {
+              content: quoted.text,
+              msgType: quoted.msgType,
+              propertyExt: undefined,
+              uidFrom: quoted.uidFrom,
+              msgId: quoted.msgId,
+              cliMsgId: quoted.cliMsgId,
+              ts: quoted.ts,
+              ttl: quoted.ttl,
+            }
+          : undefined;
+      const ts = String(Date.now());
+      const { result, facts, api } = await call(
+        `send a message to ${conversation.id}`,
+        (zalo) =>
+          zalo.sendMessage(
+            {
+              msg: placed.text,
+              ...(placed.mentions.length > 0 && { mentions: placed.mentions }),
+              ...(quote && { quote }),
+            },
+            conversation.id,
+            threadType(kind),
+          ),
+        false,
+      );
+      const msgId = result.message?.msgId;
+      if (msgId === undefined) throw new ChorusError("E_PLATFORM", "Zalo accepted the message but returned no msgId");
+      const ref = messageRef(scope, {
+        msgId: String(msgId),
+        cliMsgId: clientIdOf(facts, api),
+        threadId: conversation.id,
+        threadKind: kind,
+        uidFrom: scope.botId,
+        ts,
+        msgType: "webchat",
+        text: placed.text,
+        ttl: 0,
+      });
+      known.set(ref.messageId, ref);
+      refs.push(ref);
+    }
+    return refs;
+  };
+
   return {
     async send(conversation, message) {
       const scope = deps.scope();
       const kind = await threads.kind(conversation.id);
-      const quoted = message.replyTo ? handleOf(message.replyTo) : undefined;
-      const names = new Map<string, string>();
-      if (kind === "group" && message.mentions?.length) {
-        for (const member of (await threads.group(conversation.id))?.members ?? []) {
-          if (member.name) names.set(member.id, member.name);
-        }
-      }
-      const refs: MessageRef[] = [];
-      for (const part of splitText(message.text, MAX_TEXT_LENGTH)) {
-        // Only the first part quotes and mentions; the rest continue it.
-        const lead = refs.length === 0;
-        const placed =
-          lead && kind === "group" && message.mentions?.length
-            ? placeMentions(part, message.mentions, names)
-            : { text: part, mentions: [] };
-        const quote =
-          lead && quoted
-            ? {
-                content: quoted.text,
-                msgType: quoted.msgType,
-                propertyExt: undefined,
-                uidFrom: quoted.uidFrom,
-                msgId: quoted.msgId,
-                cliMsgId: quoted.cliMsgId,
-                ts: quoted.ts,
-                ttl: quoted.ttl,
-              }
-            : undefined;
+      // A location goes as text (zca-js has no call for one): name, address, coordinates, a map link.
+      const said = [message.text, message.location ? locationText(message.location) : ""]
+        .filter((text) => text.trim() !== "")
+        .join("\n\n");
+      const media = message.media ?? [];
+      const [first] = media;
+      // The text rides on the first medium where it carries a caption (a photo), else goes first.
+      const riding = first !== undefined && carriesCaption(first);
+      const refs = riding || said === "" ? [] : await sendText(conversation, kind, said, message);
+      const sentMedia: MessageRef[] = [];
+      for (const medium of media) {
+        const own = medium === first && riding ? [said, medium.caption ?? ""] : [medium.caption ?? ""];
+        const caption = own.filter((text) => text.trim() !== "").join("\n\n");
+        if (caption !== "" && !carriesCaption(medium)) refs.push(...(await sendText(conversation, kind, caption, {})));
         const ts = String(Date.now());
-        const { result, facts, api } = await call(
-          `send a message to ${conversation.id}`,
-          (zalo) =>
-            zalo.sendMessage(
-              {
-                msg: placed.text,
-                ...(placed.mentions.length > 0 && { mentions: placed.mentions }),
-                ...(quote && { quote }),
-              },
-              conversation.id,
-              threadType(kind),
-            ),
-          false,
-        );
-        const msgId = result.message?.msgId;
-        if (msgId === undefined) throw new ChorusError("E_PLATFORM", "Zalo accepted the message but returned no msgId");
+        const sent = await deps.sendMedium({ threadId: conversation.id, kind }, medium, caption);
         const ref = messageRef(scope, {
-          msgId: String(msgId),
-          cliMsgId: clientIdOf(facts, api),
+          ...sent,
           threadId: conversation.id,
           threadKind: kind,
           uidFrom: scope.botId,
           ts,
-          msgType: "webchat",
-          text: placed.text,
+          text: sent.caption,
           ttl: 0,
         });
         known.set(ref.messageId, ref);
-        refs.push(ref);
+        sentMedia.push(ref);
       }
-      return refs[0] as MessageRef;
+      const ref = sentMedia[0] ?? refs[0];
+      if (!ref)
+        throw new ChorusError("E_INVALID_INPUT", "nothing to send: the message has no text, medium or location");
+      return ref;
     },
     async setTyping(conversation, on) {
       // Zalo's typing event shows for a few seconds and has no "stopped": nothing to send for off.

@@ -1,8 +1,7 @@
-import { type FakeResponse, type FakeServer, json, type RequestContext } from "@chorus/testkit";
+import type { FakeResponse, FakeServer } from "@chorus/testkit";
 import { Reactions } from "zca-js";
-import { decryptAes, encryptAes, sessionKey } from "../zalo/crypto.js";
-import { sessionOf } from "./session-routes.js";
 import type { FakeMessage, FakeSession, FakeZaloState } from "./state.js";
+import { answer, type Params, refuse, type ZaloHandler, zaloRoute } from "./zalo-route.js";
 
 /** The longest message text the fake takes (the plugin's split size, kept apart on purpose). */
 export const FAKE_MAX_TEXT = 2000;
@@ -15,17 +14,6 @@ export interface ApiRoutesOptions {
   echoMessage(message: FakeMessage): void;
   echoReaction(message: FakeMessage, icon: string, rType: number): void;
 }
-
-type Params = Record<string, unknown>;
-
-/** Zalo's envelope: `error_code` outside, the real answer AES-encrypted with the session key inside. */
-const answer = (session: FakeSession, data: unknown): FakeResponse =>
-  json(200, {
-    error_code: 0,
-    error_message: "Successful.",
-    data: encryptAes(sessionKey(session.enk), JSON.stringify({ error_code: 0, error_message: "", data })),
-  });
-const refuse = (code: number, message: string): FakeResponse => json(200, { error_code: code, error_message: message });
 
 /** The icons Zalo accepts, each with its `rType` (from zca-js' own table of them). */
 export const ICON_TYPES: ReadonlyMap<string, number> = new Map<string, number>([
@@ -93,25 +81,7 @@ export const ICON_TYPES: ReadonlyMap<string, number> = new Map<string, number>([
  */
 export function addApiRoutes(server: FakeServer, options: ApiRoutesOptions): void {
   const { state } = options;
-  const route = (path: string, handle: (params: Params, session: FakeSession, ctx: RequestContext) => FakeResponse) =>
-    server.route("POST", path, (ctx) => {
-      const session = sessionOf(state, ctx);
-      if (!session || session.revoked) {
-        return refuse(
-          102,
-          "The session key was improperly submitted or has reached its timeout. Direct the user to log in again to obtain another key",
-        );
-      }
-      const raw = new URLSearchParams(ctx.text()).get("params");
-      let params: Params;
-      try {
-        params = JSON.parse(decryptAes(sessionKey(session.enk), raw ?? ""));
-      } catch {
-        options.problem(`${path}: params do not decrypt with the session key`);
-        return refuse(114, "Tham số không hợp lệ");
-      }
-      return handle(params, session, ctx);
-    });
+  const route = (path: string, handle: ZaloHandler) => zaloRoute(server, options, "POST", path, handle);
 
   const send = (kind: "user" | "group", params: Params): FakeMessage | FakeResponse => {
     const threadId = String(kind === "group" ? params.grid : params.toid);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { decryptAes, encryptAes, loginKey, sessionKey } from "../zalo/crypto.js";
 import { createFakeZalo, type FakeZalo } from "./fake-zalo.js";
+import { md5 } from "./media-store.js";
 import { signKey } from "./wire.js";
 
 // The fake is the platform every test trusts, so its own rules are pinned here.
@@ -130,5 +131,115 @@ describe("fake Zalo", () => {
       body: new URLSearchParams({ code: fake.qr.find().code, v: "2.44.10" }),
     });
     expect(await poll.json()).toEqual({ error_code: 8, error_message: "Waiting" });
+  });
+});
+
+describe("fake Zalo: uploads and media, as zca-js speaks them", () => {
+  /** One chunk as zca-js uploads it: params encrypted in the query, the bytes as multipart `chunkContent`. */
+  async function upload(path: string, type: "2" | "11", params: Record<string, unknown>, chunk: Uint8Array) {
+    const form = new FormData();
+    form.append("chunkContent", new Blob([chunk]), String(params.fileName));
+    const query = new URLSearchParams({ type, params: encryptAes(sessionKey(enk), JSON.stringify(params)) });
+    const response = await fetch(`${fake.url}${path}?${query}`, { method: "POST", headers: { cookie }, body: form });
+    const body = (await response.json()) as { error_code: number; error_message?: string; data?: string };
+    return body.error_code === 0 ? JSON.parse(decryptAes(sessionKey(enk), body.data as string)).data : body;
+  }
+  const ann = "3087412365498712001";
+  const params = (extra: Record<string, unknown>) => ({
+    toid: ann,
+    fileName: "a.bin",
+    clientId: 1,
+    imei: "x",
+    isE2EE: 0,
+    jxl: 0,
+    ...extra,
+  });
+
+  it("assembles chunks in any order, answering the id -1 until the last (zca-js's 'not yet'), then the fileId", async () => {
+    fake.sharefile.chunk_size_file = 4;
+    const head = { totalChunk: 2, totalSize: 6 };
+    const second = await upload(
+      "/api/message/asyncfile/upload",
+      "2",
+      params({ ...head, chunkId: 2 }),
+      new Uint8Array([5, 6]),
+    );
+    expect(second).toMatchObject({ fileId: -1, finished: 0 });
+    const first = await upload(
+      "/api/message/asyncfile/upload",
+      "2",
+      params({ ...head, chunkId: 1 }),
+      new Uint8Array([1, 2, 3, 4]),
+    );
+    expect(first).toMatchObject({ fileId: expect.any(Number), finished: 1, clientFileId: 1, chunkId: 1 });
+    const bytes = new Uint8Array([1, 2, 3, 4, 5, 6]);
+    const sent = await call("/api/message/asyncfile/msg", {
+      fileId: first.fileId,
+      fileName: "a.bin",
+      totalSize: 6,
+      checksum: md5(bytes),
+      clientId: 1,
+      toid: ann,
+    });
+    expect(fake.state.messages.get(String(sent.data.msgId))?.medium?.bytes).toEqual(bytes);
+    expect(await (await fetch(`${fake.url}/f/none/a.bin`, { method: "HEAD" })).status).toBe(404);
+  });
+
+  it("refuses a chunk of another size than chunk_size_file, a photo over max_size_original_photo, a refused extension", async () => {
+    fake.sharefile.max_size_original_photo = 1;
+    fake.sharefile.restricted_ext_file = ["exe"];
+    const big = await upload(
+      "/api/message/photo_original/upload",
+      "2",
+      params({ fileName: "a.png", totalChunk: 1, chunkId: 1, totalSize: 1024 * 1024 + 1 }),
+      new Uint8Array(10),
+    );
+    expect(big).toMatchObject({ error_code: 114, error_message: "File a.png size exceed maximum size of 1MB" });
+    const exe = await upload(
+      "/api/message/asyncfile/upload",
+      "2",
+      params({ fileName: "a.exe", totalChunk: 1, chunkId: 1, totalSize: 3 }),
+      new Uint8Array(3),
+    );
+    expect(exe).toMatchObject({ error_code: 114, error_message: 'File extension "exe" is not allowed' });
+    const short = await upload(
+      "/api/message/asyncfile/upload",
+      "2",
+      params({ clientId: 2, totalChunk: 1, chunkId: 1, totalSize: 5 }),
+      new Uint8Array(3),
+    );
+    expect(short).toMatchObject({ error_code: 114 });
+    expect(fake.problems).toEqual([expect.stringContaining("a.bin arrived as 3 bytes")]);
+    const wrongThread = await upload(
+      "/api/message/asyncfile/upload",
+      "11",
+      params({ totalChunk: 1, chunkId: 1, totalSize: 3 }),
+      new Uint8Array(3),
+    );
+    expect(wrongThread).toMatchObject({ error_code: 114 });
+  });
+
+  it("sends a file only with the MD5 of its bytes; serves the CDN with HEAD and GET, without cookies", async () => {
+    const done = await upload(
+      "/api/message/asyncfile/upload",
+      "2",
+      params({ clientId: 3, totalChunk: 1, chunkId: 1, totalSize: 3 }),
+      new Uint8Array([7, 8, 9]),
+    );
+    const file = { fileId: done.fileId, fileName: "a.bin", totalSize: 3, clientId: 3, toid: ann };
+    expect(await call("/api/message/asyncfile/msg", { ...file, checksum: "0".repeat(32) })).toMatchObject({
+      error_code: 114,
+    });
+    expect(fake.problems).toEqual(["asyncfile/msg: checksum or totalSize of a.bin does not match its bytes"]);
+    const bytes = new Uint8Array([7, 8, 9]);
+    const sent = await call("/api/message/asyncfile/msg", { ...file, checksum: md5(bytes), fileUrl: undefined });
+    const message = fake.state.messages.get(String(sent.data.msgId));
+    expect(message?.medium).toMatchObject({ kind: "file", filename: "a.bin" });
+    const url = new URL(message?.medium?.url as string);
+    const head = await fetch(`${fake.url}${url.pathname}`, { method: "HEAD" });
+    expect([head.status, head.headers.get("content-length")]).toEqual([200, "3"]);
+    const got = await fetch(`${fake.url}${url.pathname}`);
+    expect(new Uint8Array(await got.arrayBuffer())).toEqual(bytes);
+    expect(fake.media.bytesServed).toBe(3);
   });
 });

@@ -3,28 +3,24 @@ import { createFakeServer, type FakeServer, outage, type PlatformFault } from "@
 import { writeSession, type ZaloSession } from "../session.js";
 import { addApiRoutes, ICON_TYPES } from "./api-routes.js";
 import { FakeListener } from "./listener.js";
+import { addMediaRoutes } from "./media-routes.js";
+import { FakeMediaStore } from "./media-store.js";
 import { wireMessage, wireReaction } from "./messages.js";
+import { type PersonMedium, type PersonMessage, personMedium } from "./person-media.js";
 import { FakeQrLogin } from "./qr-routes.js";
 import { addSessionRoutes, newSession } from "./session-routes.js";
 import { type FakeGroup, type FakeMessage, type FakeUser, FakeZaloState } from "./state.js";
+import { addUploadRoutes, DEFAULT_SHAREFILE, type FakeShareFile } from "./upload-routes.js";
 
 export interface FakeZaloOptions {
   /** The linked account (the bot): a numeric Zalo uid and its display name. */
   bot?: FakeUser;
   /** The listener's `ping_interval`. */
   pingIntervalMs?: number;
-}
-
-/** What a person writes in a test. */
-export interface PersonMessage {
-  from: string;
-  /** A group id; a direct message to the bot when absent. */
-  group?: string;
-  text: string;
-  /** Ids mentioned: each `@Name` in the text becomes a mention (`-1`: @all). */
-  mentions?: string[];
-  /** The id of the message it quotes. */
-  replyTo?: string;
+  /** The file limits `getServerInfo` hands out and the fake keeps (small ones keep tests fast). */
+  sharefile?: Partial<FakeShareFile>;
+  /** How long after the last chunk of a file Zalo's listener says it is stored (`file_done`). */
+  fileDoneDelayMs?: number;
 }
 
 const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -41,11 +37,14 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
   const problems: string[] = [];
   let logins = 0;
   let pingIntervalMs = options.pingIntervalMs ?? 20_000;
+  const sharefile: FakeShareFile = { ...DEFAULT_SHAREFILE, ...options.sharefile };
   const listener = new FakeListener(state, server);
   const qr = new FakeQrLogin(state, server);
+  const media = new FakeMediaStore(server);
   addSessionRoutes(server, {
     state,
     pingIntervalMs: () => pingIntervalMs,
+    sharefile: () => sharefile,
     problem: (text) => problems.push(text),
     loggedIn: () => {
       logins += 1;
@@ -69,6 +68,23 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
     echoMessage: (message) => void deliverMessage(message),
     echoReaction: (message, icon, rType) => void deliverReaction(message, bot.id, icon, rType),
   });
+  const uploads = addUploadRoutes(server, {
+    state,
+    media,
+    problem: (text) => problems.push(text),
+    sharefile: () => sharefile,
+    fileDone: (fileId, url) => {
+      const control = { content: { act_type: "file_done", fileId: Number(fileId), data: { url } } };
+      setTimeout(() => void listener.send(601, { controls: [control] }), options.fileDoneDelayMs ?? 50).unref();
+    },
+  });
+  addMediaRoutes(server, {
+    state,
+    media,
+    uploads,
+    problem: (text) => problems.push(text),
+    echoMessage: (message) => void deliverMessage(message),
+  });
   const messageOf = (msgId: string) => {
     const message = state.messages.get(msgId);
     if (!message) throw new Error(`fake Zalo: no message ${msgId}`);
@@ -82,6 +98,10 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
     listener,
     qr,
     bot,
+    /** The CDN: what it stores and serves, and `bytesServed`. */
+    media,
+    /** The limits handed out at login (change them before the channel logs in). */
+    sharefile,
     /** What the fake saw that Zalo would refuse (a wrong signkey, params that do not decrypt). */
     problems,
     /** Successful `getLoginInfo` calls so far. */
@@ -153,6 +173,22 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
         ts: Date.now(),
         ...(mentions.length ? { mentions } : {}),
         ...(input.replyTo ? { quoteOf: messageOf(input.replyTo).msgId } : {}),
+      });
+      await deliverMessage(message);
+      return message;
+    },
+    /** A person sends a photo, video, voice message, file, sticker or location; resolves once a listener got it. */
+    async personSendsMedium(input: PersonMedium): Promise<FakeMessage> {
+      const message = state.addMessage({
+        cliMsgId: String(nextClientId++),
+        threadId: input.group ?? input.from,
+        kind: input.group ? "group" : "user",
+        uidFrom: input.from,
+        text: input.caption ?? "",
+        ts: Date.now(),
+        ...(input.kind === "location"
+          ? { location: input.location ?? { latitude: 0, longitude: 0 } }
+          : { medium: personMedium(media, input) }),
       });
       await deliverMessage(message);
       return message;

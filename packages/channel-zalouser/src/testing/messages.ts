@@ -1,4 +1,76 @@
+import { md5 } from "./media-store.js";
 import type { FakeMessage, FakeZaloState } from "./state.js";
+
+/** Zalo's message type of each medium. */
+const MSG_TYPES = {
+  photo: "chat.photo",
+  gif: "chat.gif",
+  video: "chat.video.msg",
+  voice: "chat.voice",
+  file: "share.file",
+  sticker: "chat.sticker",
+} as const;
+
+/** An attachment's `content` (zca-js `TAttachmentContent`): every field, `params` a JSON string. */
+const attachment = (fields: { title?: string | undefined; href?: string; thumb?: string; params?: unknown }) => ({
+  title: fields.title ?? "",
+  description: "",
+  href: fields.href ?? "",
+  thumb: fields.thumb ?? "",
+  childnumber: 0,
+  action: "",
+  params: fields.params === undefined ? "" : JSON.stringify(fields.params),
+  type: "",
+});
+
+/**
+ * The message type and `content` of a message as the listener delivers it (src/fixtures/SOURCES.md):
+ * text as a string; a photo, GIF, video, voice message or file as an attachment object whose `href`
+ * is the medium's URL and `thumb` its thumbnail (what zca-js's own quote code reads them as), `params`
+ * a JSON string (a photo's `width`/`height`; a file's `fileSize` as a string, `checksum`, `fileExt`;
+ * a video's `duration` in ms, `width`, `height`, `fileSize`; a voice message's `fileSize`); a
+ * sticker as `{ id, catId, type }`; a location as `params` with `latitude`/`longitude`, its name
+ * the `title`, its address the `description`.
+ */
+function contentOf(message: FakeMessage): { msgType: string; content: unknown } {
+  const { medium, location } = message;
+  if (location) {
+    const { latitude, longitude, name, address } = location;
+    return {
+      msgType: "chat.location.new",
+      content: { ...attachment({ title: name ?? "", params: { latitude, longitude } }), description: address ?? "" },
+    };
+  }
+  if (!medium) return { msgType: "webchat", content: message.text };
+  const msgType = MSG_TYPES[medium.kind];
+  const size = medium.bytes.byteLength;
+  const dimensions = {
+    ...(medium.width !== undefined && { width: medium.width }),
+    ...(medium.height !== undefined && { height: medium.height }),
+  };
+  switch (medium.kind) {
+    case "sticker":
+      return { msgType, content: { ...medium.sticker } };
+    case "photo":
+    case "gif":
+      return {
+        msgType,
+        content: attachment({ title: medium.caption, href: medium.url, thumb: medium.url, params: dimensions }),
+      };
+    case "video": {
+      const duration = medium.durationMs ?? 0;
+      const params = { duration, ...dimensions, fileSize: size };
+      return { msgType, content: attachment({ title: medium.caption, href: medium.url, thumb: medium.url, params }) };
+    }
+    case "voice":
+      return { msgType, content: attachment({ href: medium.url, params: { fileSize: size } }) };
+    case "file": {
+      const ext = medium.filename.includes(".") ? medium.filename.split(".").pop() : "";
+      const params = { fileSize: String(size), checksum: md5(medium.bytes), fileExt: ext, fdata: "{}", fType: 1 };
+      return { msgType, content: attachment({ title: medium.filename, href: medium.url, params }) };
+    }
+  }
+}
 
 /**
  * A message as the listener delivers it (zca-js `TMessage`): ids and times as strings, the
@@ -8,17 +80,18 @@ import type { FakeMessage, FakeZaloState } from "./state.js";
 export function wireMessage(state: FakeZaloState, message: FakeMessage): Record<string, unknown> {
   const own = message.uidFrom === state.bot.id;
   const quoted = message.quoteOf === undefined ? undefined : state.messages.get(message.quoteOf);
+  const { msgType, content } = contentOf(message);
   return {
     actionId: String(Number(message.msgId) * 10 + 1),
     msgId: message.msgId,
     cliMsgId: message.cliMsgId,
-    msgType: "webchat",
+    msgType,
     uidFrom: own ? "0" : message.uidFrom,
     idTo: message.kind === "group" || own ? message.threadId : "0",
     dName: state.user(message.uidFrom).name,
     ts: String(message.ts),
     status: 1,
-    content: message.text,
+    content,
     notify: "1",
     ttl: 0,
     userId: "0",

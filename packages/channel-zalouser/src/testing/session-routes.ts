@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type FakeResponse, type FakeServer, json, type RequestContext } from "@chorus/testkit";
 import { decryptAes, encryptAes, loginKey } from "../zalo/crypto.js";
 import type { FakeSession, FakeZaloState } from "./state.js";
+import type { FakeShareFile } from "./upload-routes.js";
 import { signKey } from "./wire.js";
 
 /** The hosts the fake's service map names, as Zalo's does (each `*.zalo.me`, redirected by `apiBase`). */
@@ -83,6 +84,8 @@ export interface SessionRoutesOptions {
   state: FakeZaloState;
   /** How often the listener expects a ping (`ping_interval`). */
   pingIntervalMs: () => number;
+  /** The file limits handed out (`features.sharefile`). */
+  sharefile: () => FakeShareFile;
   /** Something the fake saw that Zalo would refuse (a wrong signkey): tests assert there is none. */
   problem(text: string): void;
   /** Counts each successful login. */
@@ -200,18 +203,14 @@ export function addSessionRoutes(server: FakeServer, options: SessionRoutesOptio
             sharefile: {
               big_file_domain_list: [],
               max_size_share_file_v2: 1024,
-              max_size_share_file_v3: 1024,
               file_upload_show_icon_1GB: true,
               restricted_ext: "",
               next_file_time: 0,
-              max_file: 50,
               max_size_photo: 10,
               max_size_share_file: 1024,
               max_size_resize_photo: 10,
               max_size_gif: 10,
-              max_size_original_photo: 10,
-              chunk_size_file: 2097152,
-              restricted_ext_file: [],
+              ...options.sharefile(),
             },
           },
           keepalive: { alway_keepalive: 1, keepalive_duration: 60, time_deactive: 600 },

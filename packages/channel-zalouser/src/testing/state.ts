@@ -18,6 +18,34 @@ export interface FakeMention {
   type: 0 | 1;
 }
 
+/** How Zalo shows a medium: its message types `chat.photo`, `chat.gif`, `chat.video.msg`, `chat.voice`, `share.file`, `chat.sticker`. */
+export type FakeMediumKind = "photo" | "gif" | "video" | "voice" | "file" | "sticker";
+
+/** A medium on a message, as Zalo keeps it: its bytes, and where its CDN serves them. */
+export interface FakeMedium {
+  kind: FakeMediumKind;
+  bytes: Uint8Array;
+  filename: string;
+  mime: string;
+  /** Its URL on a Zalo media host (`apiBase` sends it to the fake). */
+  url: string;
+  /** A photo's description, a video's title. */
+  caption?: string;
+  width?: number;
+  height?: number;
+  durationMs?: number;
+  /** A sticker's catalogue entry (`chat.sticker` carries only these). */
+  sticker?: { id: number; catId: number; type: number };
+}
+
+/** A place someone shared (`chat.location.new`). */
+export interface FakeLocation {
+  latitude: number;
+  longitude: number;
+  name?: string;
+  address?: string;
+}
+
 /** One message as Zalo stores it. */
 export interface FakeMessage {
   msgId: string;
@@ -31,6 +59,9 @@ export interface FakeMessage {
   mentions?: FakeMention[];
   /** The message it quotes. */
   quoteOf?: string;
+  /** The medium it carries (its `text` is then the caption, or ""). */
+  medium?: FakeMedium;
+  location?: FakeLocation;
 }
 
 /** One reaction: who holds which icon on a message. */
@@ -103,4 +134,10 @@ export class FakeZaloState {
   user(id: string): FakeUser {
     return this.users.get(id) ?? { id, name: `User ${id.slice(-4)}` };
   }
+}
+
+/** The kind Zalo's apps show a medium as, in core's words (a GIF is an image). */
+export function shownKind(medium: FakeMedium): "image" | "video" | "voice" | "file" | "sticker" {
+  if (medium.kind === "photo" || medium.kind === "gif") return "image";
+  return medium.kind;
 }

@@ -11,7 +11,7 @@ export interface CallFacts {
   retryAfterMs?: number;
   /** Why the last request got no answer (refused, reset, timed out). */
   networkError?: unknown;
-  /** The encrypted `params` form field of each request, in order (a send's own client id is in it). */
+  /** The encrypted `params` of each request (its form's, else its query's), in order (a send's own client id is in it). */
   readonly sentParams: string[];
   /** The inner `error_code` of a `getLoginInfo` answer (102: the session key has timed out). */
   loginCode?: number;
@@ -33,6 +33,8 @@ export async function observed<T>(call: () => Promise<T>): Promise<{ facts: Call
 export interface ZaloTransportOptions {
   /** Where every Zalo host is redirected (config `apiBase`); unset: Zalo's own hosts. */
   apiBase?: string;
+  /** Zalo's media hosts (config `mediaHosts`), redirected with the rest (a voice message's URL zca-js checks). */
+  mediaHosts?: readonly string[];
   /** One request's time limit. */
   timeoutMs: number;
   /** The instance's lifetime: stopping aborts requests in flight. */
@@ -48,9 +50,11 @@ export interface ZaloTransportOptions {
 export function createZaloFetch(options: ZaloTransportOptions): typeof fetch {
   return async (input, init = {}) => {
     const original = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    const url = options.apiBase ? redirectZaloUrl(original, options.apiBase) : original;
+    const url = options.apiBase ? redirectZaloUrl(original, options.apiBase, options.mediaHosts) : original;
     const facts = calls.getStore();
-    const params = init.body instanceof URLSearchParams ? init.body.get("params") : null;
+    // The form's `params`, or the query's where the body is a file (uploads, a GIF).
+    const params =
+      init.body instanceof URLSearchParams ? init.body.get("params") : new URL(original).searchParams.get("params");
     if (facts && params) facts.sentParams.push(params);
     const signals = [AbortSignal.timeout(options.timeoutMs), init.signal, options.signal].filter(
       (s): s is AbortSignal => s instanceof AbortSignal,
