@@ -89,6 +89,8 @@ export class FeishuUploads {
           "content-length": String(form.contentLength),
         },
         body: form.body,
+        // Not followed: fetch would keep a copy of the streamed body to resend it (nodejs/undici#4058).
+        redirect: "error",
         duplex: "half", // a streamed request body
         signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
       } as RequestInit);

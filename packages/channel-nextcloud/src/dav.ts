@@ -104,6 +104,8 @@ export class NextcloudDav {
           "if-none-match": "*",
         },
         body: medium.open(),
+        // Not followed: fetch would keep a copy of the streamed body to resend it (nodejs/undici#4058).
+        redirect: "error",
         duplex: "half",
       },
       this.options.config.timeoutMs + allowance,

@@ -83,6 +83,8 @@ export class StreamedRpc {
         method: "POST",
         headers,
         body,
+        // Not followed: fetch would keep a copy of the streamed body to resend it (nodejs/undici#4058).
+        redirect: "error",
         duplex: "half",
         signal: AbortSignal.any([signal, timeout.signal]),
       } as RequestInit);

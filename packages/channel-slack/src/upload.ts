@@ -64,6 +64,8 @@ export async function uploadBytes(ticket: UploadTicket, options: UploadOptions):
         method: "POST",
         headers: { "content-type": "application/octet-stream", "content-length": String(medium.size) },
         body: medium.open(),
+        // Not followed: fetch would keep a copy of the streamed body to resend it (nodejs/undici#4058).
+        redirect: "error",
         duplex: "half",
         signal,
       } as RequestInit);

@@ -43,6 +43,9 @@ export async function postMultipart(
     headers: { "content-type": contentType, "content-length": String(contentLength) },
     body,
     duplex: "half",
+    // Without it undici's fetch tees a stream body to follow redirects and keeps the unread
+    // branch: the whole upload in memory (nodejs/undici#4058). A stream cannot be resent anyway.
+    redirect: "error",
     signal,
   } as RequestInit);
   const isJson = /json/i.test(response.headers.get("content-type") ?? "");

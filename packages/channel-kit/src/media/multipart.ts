@@ -24,7 +24,9 @@ const encoder = new TextEncoder();
 /**
  * A `multipart/form-data` body (RFC 7578) whose files are read from their streams while it is sent:
  * an upload never sits whole in memory. Names and file names are escaped as browsers do (`"` →
- * `%22`, CR → `%0D`, LF → `%0A`). Send it with `duplex: "half"` and the returned headers.
+ * `%22`, CR → `%0D`, LF → `%0A`). Send it with `duplex: "half"`, `redirect: "error"` (else undici's
+ * `fetch` tees the body to follow redirects and keeps a copy of every byte: nodejs/undici#4058) and
+ * the returned headers.
  */
 export function multipartBody(parts: readonly MultipartPart[]): MultipartBody {
   const boundary = `----chorus${randomBytes(12).toString("hex")}`;

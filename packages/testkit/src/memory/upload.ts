@@ -39,6 +39,9 @@ export async function uploadMedium(medium: OutboundMedium, options: UploadOption
       },
       body: medium.open(),
       duplex: "half",
+      // Without it undici's fetch tees a stream body to follow redirects and keeps the unread
+      // branch: the whole upload in memory (nodejs/undici#4058). A stream cannot be resent anyway.
+      redirect: "error",
       signal: AbortSignal.any([options.signal, timeout]),
     } as RequestInit);
     text = await response.text();
