@@ -22,7 +22,10 @@ const talk: ChannelCapabilities = {
   },
 };
 /** The part of a channel entry the definitions read. */
-const entry = { plugin: { label: "Nextcloud Talk", capabilities: talk }, capabilities: talk } as unknown as ChannelEntry;
+const entry = {
+  plugin: { label: "Nextcloud Talk", capabilities: talk },
+  capabilities: talk,
+} as unknown as ChannelEntry;
 const parameters = (definitions: MessageToolDefinitions) =>
   Object.keys((definitions.for(entry, "minimal").jsonSchema as { properties: object }).properties);
 
