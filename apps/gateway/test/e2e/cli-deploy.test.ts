@@ -36,7 +36,9 @@ describe("one validation for config check and start: every problem, in one pass,
     const run = await runChorus(["config", "check"], { home: dir });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('✗ channels.telegram.botTokn: unknown key "botTokn" (did you mean "botToken"?)');
-    expect(run.stdout).toContain('✗ channels.matrix: No installed plugin provides channel "matrix" (installed channels: ');
+    expect(run.stdout).toContain(
+      '✗ channels.matrix: No installed plugin provides channel "matrix" (installed channels: ',
+    );
     expect(run.stdout).toContain("✗ channels.nextcloud.secret: secret is too short");
     expect(run.stdout).not.toContain("valid\n");
     expect(`${run.stdout}${run.stderr}`).not.toMatch(STACK_LINE);
