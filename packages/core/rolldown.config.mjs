@@ -9,6 +9,13 @@ import { defineConfig } from "rolldown";
 export default defineConfig({
   input: { index: "dist/index.js" },
   platform: "node",
-  external: (id) => !id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\0"),
-  output: { dir: "dist/bundle", cleanDir: true, format: "esm", entryFileNames: "[name].js" },
+  external: (id) =>
+    (!id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\0")) || id.endsWith("/emoji-data.generated.js"),
+  output: {
+    dir: "dist/bundle",
+    cleanDir: true,
+    format: "esm",
+    entryFileNames: "[name].js",
+    paths: (id) => (id.endsWith("/emoji-data.generated.js") ? "../emoji/emoji-data.generated.js" : id),
+  },
 });
