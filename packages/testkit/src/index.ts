@@ -31,5 +31,11 @@ export {
 export { ContractViolation } from "./contract/violation.js";
 export * from "./fake-server/index.js";
 export { type LogLevel, type LogRecord, LogRecorder } from "./log-recorder.js";
+export {
+  type DiscardingServer,
+  type DiscardingServerOptions,
+  startDiscardingServer,
+} from "./media/discarding-server.js";
+export { type MeteredBytes, meteredBytes } from "./media/metered-bytes.js";
 export { SAMPLE_PDF_TEXT, type SampleMedium, sampleMedium } from "./media/samples.js";
 export * from "./memory/index.js";

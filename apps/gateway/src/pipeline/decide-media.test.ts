@@ -1,54 +1,34 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Redactor } from "@chorus/channel-kit";
-import { type Attachment, type InboundMessageEvent, silentLogger } from "@chorus/core";
-import { createMemoryChannel, sampleMedium } from "@chorus/testkit";
+import type { Attachment, InboundMessageEvent } from "@chorus/core";
+import { sampleMedium } from "@chorus/testkit";
 import pino from "pino";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PairingStore } from "../access/index.js";
-import { accountKey, type ChannelEntry, ChannelSupervisor } from "../channels/index.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseConfig, resolveAgents } from "../config/index.js";
-import { SessionStore, TranscriptStore } from "../sessions/index.js";
-import { createFakeTranscription, type FakeTranscription, openTestState, type TestState } from "../testing/index.js";
+import { TranscriptStore } from "../sessions/index.js";
+import { createFakeTranscription, type FakeTranscription } from "../testing/index.js";
 import { MediaUnderstanding, Transcriber } from "../understand/index.js";
 import { MemoryMediaStore, testSource } from "../understand/media-doubles.test.util.js";
-import { type GateDecision, MessageGate } from "./decide.js";
+import type { GateDecision } from "./decide.js";
+import { unstartedMemoryEntry, useGate } from "./decide.test.util.js";
 
 const config = parseConfig(
   { agents: { list: [{ id: "main", name: "Chorus", model: { provider: "openai", model: "gpt-4o", apiKey: "sk" } }] } },
   { env: {} },
 );
 const [agent] = resolveAgents(config);
-const plugin = createMemoryChannel();
 /** A group that needs a mention, where only Ann may talk to the agent. */
-const entry: ChannelEntry = {
-  plugin: plugin as never,
-  capabilities: plugin.capabilities,
-  accountId: "default",
-  key: accountKey("memory", "default"),
-  builtin: false,
-  settings: { dmPolicy: "open", groupPolicy: "allowlist", groupAllowFrom: ["ann"], groups: { "*": {} } },
-  supervisor: new ChannelSupervisor({
-    plugin: plugin as never,
-    accountId: "default",
-    logger: silentLogger,
-    context: () => {
-      throw new Error("not started in this test");
-    },
-  }),
-  redactor: new Redactor(),
-};
+const entry = unstartedMemoryEntry({
+  dmPolicy: "open",
+  groupPolicy: "allowlist",
+  groupAllowFrom: ["ann"],
+  groups: { "*": {} },
+});
 const KEY = "agent:main:memory:group:g1";
 const ANN = { id: "ann", name: "Ann" };
 const voice = sampleMedium("voice");
 const png = sampleMedium("image");
 
 let fake: FakeTranscription;
-let dir: string;
-let test: TestState;
-let gate: MessageGate;
-let store: SessionStore;
+const under = useGate(config, "chorus-gate-media-");
 let media: MediaUnderstanding;
 let source: ReturnType<typeof testSource>;
 let seq = 0;
@@ -56,18 +36,14 @@ beforeAll(async () => {
   fake = await createFakeTranscription({ apiKey: "sk-speech" });
 });
 afterAll(() => fake.close());
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "chorus-gate-media-"));
-  test = await openTestState(undefined, dir);
-  gate = new MessageGate({ config, state: test.state, pairing: await PairingStore.open(test.state) });
-  store = await SessionStore.open(test.state, "main", dir);
+beforeEach(() => {
   source = testSource({
     voice: { bytes: voice.bytes, mime: "audio/ogg" },
     photo: { bytes: png.bytes, mime: "image/png" },
   });
   media = new MediaUnderstanding({
     store: new MemoryMediaStore(),
-    state: test.state,
+    state: under.state,
     limits: { maxBytes: 1024 * 1024, maxExtractChars: 20_000 },
     logger: pino({ level: "silent" }),
     transcriber: new Transcriber({
@@ -78,11 +54,6 @@ beforeEach(async () => {
       timeoutMs: 5000,
     }),
   });
-});
-afterEach(async () => {
-  await store.flush();
-  await test.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** `sender` sends `attachments` (and `text`) in group g1, or in a DM; committed to the inbox, then decided. */
@@ -105,27 +76,27 @@ async function decide(
     timestamp: 1_700_000_000_000 + seq,
     attachments,
   };
-  const [row] = await test.state.inbox.accept(
+  const [row] = await under.state.inbox.accept(
     [{ channel: "memory", account: "default", eventId: event.eventId, sessionKey: KEY, event, refs: [] }],
     Date.now(),
   );
   const id = row as number;
-  const decision = await gate.decide({
+  const decision = await under.gate.decide({
     entry,
     event,
     agent: agent as NonNullable<typeof agent>,
     sessionKey: KEY,
     inboxId: id,
     bot: undefined,
-    store,
-    transcripts: new TranscriptStore(test.state),
+    store: under.store,
+    transcripts: new TranscriptStore(under.state),
     summarise: async () => "",
     media: media.of({ source, row: id, event }),
     mediaOf: (buffered) => media.of({ source, row: buffered.id, event: buffered.event as InboundMessageEvent }),
   });
   const status = decision.kind === "buffered" ? "buffered" : "done";
-  await test.state.db.tx(async (sql) => {
-    await test.state.inbox.done(sql, id, Date.now(), status);
+  await under.state.db.tx(async (sql) => {
+    await under.state.inbox.done(sql, id, Date.now(), status);
     if ((decision.kind === "run" || decision.kind === "echo") && decision.settle) await decision.settle(sql);
   });
   return decision;

@@ -1,7 +1,7 @@
-import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeReply } from "../../src/testing/index.js";
 import { withoutModelAddress } from "../../src/testing/index.js";
+import { annAsks } from "../support/dm-answers.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { createModelWorld, type ModelWorld } from "../support/memory-setup.js";
 
@@ -41,33 +41,16 @@ describe.each([
     if (gateway) await removeHome(gateway.home);
   });
 
-  /** Ann writes in her DM; resolves with the bot's answer to it. */
-  const annAsks = async (text: string): Promise<string> => {
-    const before = world.platform.messagesIn("dm-ann").length;
-    world.platform.userSends({ conversationId: "dm-ann", senderId: "ann", text });
-    return eventually(
-      () => {
-        const answer = world.platform
-          .messagesIn("dm-ann")
-          .slice(before)
-          .find((m) => m.senderId === "bot");
-        expect(answer).toBeDefined();
-        return answer?.text as string;
-      },
-      { timeoutMs: 10_000 },
-    );
-  };
-
   it.each(FAULTS)(
     "%s: the chat gets the fixed notice, the log and the owner's /status the details, and the next message is answered",
     async (name, fault, status) => {
       world.model.script(fault, { text: `fine again after ${name}` });
-      expect(await annAsks(`question hitting ${name}`)).toBe(NOTICE);
-      const owner = await annAsks("/status");
+      expect(await annAsks(world, `question hitting ${name}`)).toBe(NOTICE);
+      const owner = await annAsks(world, "/status");
       expect(owner).toMatch(status);
       expect(owner).not.toContain("127.0.0.1");
 
-      expect(await annAsks(`question after ${name}`)).toBe(`fine again after ${name}`);
+      expect(await annAsks(world, `question after ${name}`)).toBe(`fine again after ${name}`);
       expect(gateway.process.exitCode).toBeNull();
       expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
       const channels = await gateway.call("GET", "/v1/channels");
@@ -75,7 +58,7 @@ describe.each([
       const logged = gateway.logs().filter((line) => line.msg === "the agent could not answer");
       expect(logged.some((line) => String(line.err).includes(`at ${world.model.url}`))).toBe(true);
       expect(logged.some((line) => owner.includes(withoutModelAddress(String(line.err))))).toBe(true);
-      expect(await annAsks("/status")).not.toContain("Last model error");
+      expect(await annAsks(world, "/status")).not.toContain("Last model error");
     },
   );
 });

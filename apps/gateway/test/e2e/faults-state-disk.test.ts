@@ -2,13 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
 import { waitFor } from "@chorus/testkit";
 import { DatabaseSync } from "@photostructure/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
-import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig } from "../../src/testing/index.js";
-import { type GatewayProcess, startGatewayProcess } from "../support/gateway-process.js";
+import { groupMessages, type OpenGroupsGateway, startOpenGroupsGateway } from "../support/telegram-open-groups.js";
 
 /*
  * The SQLite state on a disk that fills up (issue 35, item 3): the home is on a small tmpfs, and a
@@ -17,20 +14,15 @@ import { type GatewayProcess, startGatewayProcess } from "../support/gateway-pro
  * updates), and once there is room again every message is answered exactly once and the database
  * passes SQLite's integrity check.
  */
-const TELEGRAM = fileURLToPath(new URL("../../../../packages/channel-telegram", import.meta.url));
 const GROUP = -1003200000001;
 const ANN = { id: 4301, is_bot: false, first_name: "Ann" };
 
 describe("the SQLite state's disk fills up and frees again", () => {
   const mountPoint = mkdtempSync(join(tmpdir(), "chorus-full-disk-"));
   let mounted = false;
-  let telegram: FakeTelegram | undefined;
-  let model: FakeOpenAI | undefined;
-  let gateway: GatewayProcess | undefined;
+  let world: OpenGroupsGateway | undefined;
   afterAll(async () => {
-    await gateway?.stop("SIGKILL");
-    await model?.close();
-    await telegram?.close();
+    await world?.close();
     // Lazily: the killed gateway may still be closing its files for a moment.
     if (mounted) execFileSync("umount", ["-l", mountPoint]);
     rmSync(mountPoint, { recursive: true, force: true });
@@ -42,32 +34,9 @@ describe("the SQLite state's disk fills up and frees again", () => {
     mounted = true;
     const home = join(mountPoint, "home");
     mkdirSync(home);
-    telegram = createFakeTelegram();
-    await telegram.start();
-    telegram.addChat({ id: GROUP, type: "supergroup", title: "Full disk" });
-    model = await createFakeOpenAI({ apiKey: "sk-test", defaultText: "noted" });
-    gateway = await startGatewayProcess({
-      home,
-      config: {
-        plugins: { load: [TELEGRAM] },
-        channels: {
-          telegram: {
-            ...telegram.config({ pollTimeoutMs: 1_000, reconnectMinMs: 100, reconnectMaxMs: 500 }),
-            groupPolicy: "open",
-            groups: { "*": { requireMention: false } },
-            reactionLevel: "off",
-          },
-        },
-        agents: { list: [{ id: "main", name: "Chorus", model: fakeModelConfig(model, { apiKey: "sk-test" }) }] },
-      },
-    });
-    const running = gateway;
-    const fake = telegram;
-    const sent: number[] = [];
-    const send = (n: number) =>
-      sent.push(fake.userSends({ chatId: GROUP, from: ANN, text: `message ${n}` }).message_id);
-    const answersTo = (id: number) =>
-      fake.messagesIn(GROUP).filter((m) => m.from?.id === fake.bot.id && m.reply_to_message?.message_id === id).length;
+    world = await startOpenGroupsGateway({ group: { id: GROUP, title: "Full disk" }, home });
+    const running = world.gateway;
+    const { sent, send, answersTo } = groupMessages(world.telegram, GROUP, ANN);
 
     for (let n = 0; n < 5; n++) send(n);
     await waitFor(() => sent.every((id) => answersTo(id) === 1), { timeoutMs: 20_000, message: "the first answers" });

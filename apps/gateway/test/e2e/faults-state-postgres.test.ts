@@ -1,17 +1,10 @@
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { createFakeTelegram, type FakeTelegram } from "@chorus/channel-telegram/testing";
 import { waitFor } from "@chorus/testkit";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  createFakeOpenAI,
-  type FakeOpenAI,
-  fakeModelConfig,
-  startTestPostgres,
-  type TestPostgres,
-} from "../../src/testing/index.js";
-import { CLI, type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { startTestPostgres, type TestPostgres } from "../../src/testing/index.js";
+import { CLI, removeHome } from "../support/gateway-process.js";
 import { cliEnv, makeHome } from "../support/loading-cli.js";
+import { groupMessages, type OpenGroupsGateway, startOpenGroupsGateway } from "../support/telegram-open-groups.js";
 
 /*
  * The state backend fails and comes back (issue 35, item 3): a gateway on PostgreSQL takes a burst
@@ -21,52 +14,27 @@ import { cliEnv, makeHome } from "../support/loading-cli.js";
  * Before this, a dropped pooled connection was an uncaught exception: the gateway exited, or the
  * error was blamed on a channel, which was restarted.
  */
-const TELEGRAM = fileURLToPath(new URL("../../../../packages/channel-telegram", import.meta.url));
 const GROUP = -1003100000001;
 const ANN = { id: 4201, is_bot: false, first_name: "Ann" };
 
 describe("the state database goes away and comes back", () => {
   let server: TestPostgres | undefined;
-  let telegram: FakeTelegram | undefined;
-  let model: FakeOpenAI | undefined;
-  let gateway: GatewayProcess | undefined;
+  let world: OpenGroupsGateway | undefined;
   afterAll(async () => {
-    await gateway?.stop("SIGKILL");
-    await model?.close();
-    await telegram?.close();
+    await world?.close();
     await server?.stop();
-    if (gateway) await removeHome(gateway.home);
+    if (world) await removeHome(world.gateway.home);
   });
 
   it("PostgreSQL stops mid-burst and restarts: the gateway stays up, nothing is lost, nothing is answered twice", async () => {
     server = await startTestPostgres();
     const url = await server.createDatabase("outage");
-    telegram = createFakeTelegram();
-    await telegram.start();
-    telegram.addChat({ id: GROUP, type: "supergroup", title: "Outage" });
-    model = await createFakeOpenAI({ apiKey: "sk-test", defaultText: "noted" });
-    gateway = await startGatewayProcess({
-      config: {
-        plugins: { load: [TELEGRAM] },
-        state: { backend: "postgres", url, leaseMs: 2_000 },
-        channels: {
-          telegram: {
-            ...telegram.config({ pollTimeoutMs: 1_000, reconnectMinMs: 100, reconnectMaxMs: 500 }),
-            groupPolicy: "open",
-            groups: { "*": { requireMention: false } },
-            reactionLevel: "off",
-          },
-        },
-        agents: { list: [{ id: "main", name: "Chorus", model: fakeModelConfig(model, { apiKey: "sk-test" }) }] },
-      },
+    world = await startOpenGroupsGateway({
+      group: { id: GROUP, title: "Outage" },
+      config: { state: { backend: "postgres", url, leaseMs: 2_000 } },
     });
-    const running = gateway;
-    const fake = telegram;
-    const sent: number[] = [];
-    const send = (n: number) =>
-      sent.push(fake.userSends({ chatId: GROUP, from: ANN, text: `message ${n}` }).message_id);
-    const answered = () => fake.messagesIn(GROUP).filter((m) => m.from?.id === fake.bot.id);
-    const answersTo = (id: number) => answered().filter((m) => m.reply_to_message?.message_id === id).length;
+    const running = world.gateway;
+    const { sent, send, answered, answersTo } = groupMessages(world.telegram, GROUP, ANN);
 
     for (let n = 0; n < 10; n++) send(n);
     await waitFor(() => answered().length >= 3, { timeoutMs: 20_000, message: "the first answers" });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAI, type FakeOpenAI, leakedForms } from "../../src/testing/index.js";
+import { annAsks } from "../support/dm-answers.js";
 import { startFakePostgres } from "../support/fake-postgres.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { cliEnv, runChorus } from "../support/loading-cli.js";
@@ -52,27 +53,11 @@ describe.each([
     if (gateway) await removeHome(gateway.home);
   });
 
-  const annAsks = async (text: string): Promise<string> => {
-    const before = world.platform.messagesIn("dm-ann").length;
-    world.platform.userSends({ conversationId: "dm-ann", senderId: "ann", text });
-    return eventually(
-      () => {
-        const answer = world.platform
-          .messagesIn("dm-ann")
-          .slice(before)
-          .find((m) => m.senderId === "bot");
-        expect(answer).toBeDefined();
-        return answer?.text as string;
-      },
-      { timeoutMs: 10_000 },
-    );
-  };
-
   it("the log, the owner's /status and the API's answers carry no spelling of the key", async () => {
     model.script(echoing(key));
-    expect(await annAsks("hello?")).toBe(NOTICE);
+    expect(await annAsks(world, "hello?")).toBe(NOTICE);
     expect(model.server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${key}`);
-    const status = await annAsks("/status");
+    const status = await annAsks(world, "/status");
     expect(status).toMatch(/Last model error .*HTTP 500: Invalid API key \[redacted\]/);
     await eventually(() => expect(gateway.logs().some((l) => l.msg === "the agent could not answer")).toBe(true));
     const logged = gateway.logs().find((l) => l.msg === "the agent could not answer");
