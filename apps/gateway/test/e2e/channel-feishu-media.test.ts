@@ -1,22 +1,21 @@
-import { fileURLToPath } from "node:url";
 import { createFakeFeishu, type FakeChat, type FakeFeishu, type FakeUser } from "@chorus/channel-feishu/testing";
-import { eventually, sampleMedium } from "@chorus/testkit";
+import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeOpenAI,
-  createFakeTranscription,
-  type FakeOpenAI,
-  type FakeTranscription,
-  fakeModelConfig,
-  lastUserText,
-} from "../../src/testing/index.js";
+import { type FakeOpenAI, type FakeTranscription, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import {
+  LONG_PATIENCE,
+  type ModelAndSpeech,
+  mediaAgents,
+  PATIENCE,
+  pluginDir,
+  SAMPLES,
+  scriptMediaSend,
+  startModelAndSpeech,
+} from "../support/media-agent.js";
+import { sameBytes } from "../support/media-files.js";
 
-const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-feishu", import.meta.url));
-const png = sampleMedium("image");
-const pdf = sampleMedium("file");
-const voice = sampleMedium("voice");
-const same = (a: Uint8Array | undefined, b: Uint8Array) => Buffer.from(a ?? []).equals(Buffer.from(b));
+const { png, pdf, voice } = SAMPLES;
 
 /*
  * Media between people on Feishu and the agent, through the real `chorus start` (DESIGN §2.6): what
@@ -26,6 +25,7 @@ const same = (a: Uint8Array | undefined, b: Uint8Array) => Buffer.from(a ?? []).
  */
 describe("Feishu media through the real gateway process", () => {
   let feishu: FakeFeishu;
+  let modelAndSpeech: ModelAndSpeech | undefined;
   let model: FakeOpenAI;
   let speech: FakeTranscription;
   let gateway: GatewayProcess;
@@ -37,32 +37,21 @@ describe("Feishu media through the real gateway process", () => {
     await feishu.start();
     ann = feishu.addUser("Ann");
     dm = feishu.addChat({ name: "", mode: "p2p", members: [ann] });
-    model = await createFakeOpenAI({ apiKey: "sk-test" });
-    speech = await createFakeTranscription({ apiKey: "sk-speech" });
+    modelAndSpeech = await startModelAndSpeech();
+    ({ model, speech } = modelAndSpeech);
     gateway = await startGatewayProcess({
       config: {
-        plugins: { load: [PLUGIN] },
+        plugins: { load: [pluginDir("channel-feishu")] },
         channels: { feishu: { ...feishu.config(), dmPolicy: "open" } },
-        agents: {
-          defaults: {
-            transcription: {
-              provider: "openai-compatible",
-              baseURL: speech.url,
-              apiKey: "sk-speech",
-              model: "whisper-1",
-            },
-          },
-          list: [{ id: "main", name: "Chorus", model: fakeModelConfig(model, { apiKey: "sk-test", vision: true }) }],
-        },
+        agents: mediaAgents({ model, speech }),
       },
     });
-    await eventually(() => expect(feishu.longConnection.sessions).toHaveLength(1), { timeoutMs: 15_000 });
+    await eventually(() => expect(feishu.longConnection.sessions).toHaveLength(1), PATIENCE);
   }, 30_000);
 
   afterAll(async () => {
     await gateway?.stop();
-    await model?.close();
-    await speech?.close();
+    await modelAndSpeech?.close();
     await feishu?.close();
     if (gateway) await removeHome(gateway.home);
   });
@@ -80,11 +69,13 @@ describe("Feishu media through the real gateway process", () => {
       mime: png.mime,
       caption: "what is this?",
     });
-    await eventually(() => expect(botTexts()).toContain("A tiny square."), { timeoutMs: 15_000 });
+    await eventually(() => expect(botTexts()).toContain("A tiny square."), PATIENCE);
     const text = lastUserText(model.requests.at(-1));
     expect(text).toContain("what is this?");
     expect(text).toMatch(/\[photo .*mediaId med_[\w-]+\]/);
-    expect(model.images.map((image) => [image.mediaType, same(image.bytes, png.bytes)])).toEqual([["image/png", true]]);
+    expect(model.images.map((image) => [image.mediaType, sameBytes(image.bytes, png.bytes)])).toEqual([
+      ["image/png", true],
+    ]);
     expect(feishu.server.requestsTo("GET", /\/open-apis\/im\/v1\/messages\/[^/]+\/resources\//)).toHaveLength(1);
   }, 30_000);
 
@@ -99,41 +90,42 @@ describe("Feishu media through the real gateway process", () => {
       mime: voice.mime,
       durationMs: 500,
     });
-    await eventually(() => expect(botTexts()).toContain("Noted: milk."), { timeoutMs: 15_000 });
-    expect(speech.uploads.map((upload) => same(upload.bytes, voice.bytes))).toEqual([true]);
+    await eventually(() => expect(botTexts()).toContain("Noted: milk."), PATIENCE);
+    expect(speech.uploads.map((upload) => sameBytes(upload.bytes, voice.bytes))).toEqual([true]);
     expect(lastUserText(model.requests.at(-1))).toMatch(/\[voice note .*mediaId med_[\w-]+\] please buy milk/);
   }, 30_000);
 
   it("the agent's image and file arrive on Feishu byte for byte, after its text", async () => {
-    model.script(
-      {
-        toolCalls: [
-          {
-            name: "message",
-            arguments: {
-              action: "send",
-              text: "Here you go",
-              media: [
-                { data: Buffer.from(png.bytes).toString("base64"), filename: "chart.png" },
-                { data: Buffer.from(pdf.bytes).toString("base64"), filename: "report.pdf" },
-              ],
-            },
-          },
-        ],
-      },
-      { text: "Sent." },
-    );
+    scriptMediaSend(model, {
+      text: "Here you go",
+      files: { "chart.png": png.bytes, "report.pdf": pdf.bytes },
+      closing: "Sent.",
+    });
     await feishu.userSends({ chatId: dm.chat_id, from: ann, text: "send me the chart and the report" });
-    await eventually(() => expect(botTexts()).toContain("Sent."), { timeoutMs: 20_000 });
+    await eventually(() => expect(botTexts()).toContain("Sent."), LONG_PATIENCE);
     const media = fromBot().filter((m) => m.msg_type === "image" || m.msg_type === "file");
     const shown = media.map((m) => feishu.media.messageMedia(m.message_id).media[0]);
     expect(shown.map((m) => [m?.kind, m?.filename])).toEqual([
       ["image", "chart.png"],
       ["file", "report.pdf"],
     ]);
-    expect([same(shown[0]?.bytes, png.bytes), same(shown[1]?.bytes, pdf.bytes)]).toEqual([true, true]);
+    expect([sameBytes(shown[0]?.bytes, png.bytes), sameBytes(shown[1]?.bytes, pdf.bytes)]).toEqual([true, true]);
     // Feishu's media messages carry no text: it went first, as a message of its own.
     const texts = botTexts();
     expect(texts.indexOf("Here you go")).toBeLessThan(texts.indexOf("Sent."));
+  }, 40_000);
+
+  it("the agent's voice note (Ogg/Opus) arrives as a Feishu voice message, byte for byte", async () => {
+    const before = fromBot().length;
+    scriptMediaSend(model, { files: { "reply.ogg": { bytes: voice.bytes, as: "voice" } }, closing: "Spoke it." });
+    await feishu.userSends({ chatId: dm.chat_id, from: ann, text: "say it out loud" });
+    await eventually(() => expect(botTexts()).toContain("Spoke it."), LONG_PATIENCE);
+    const notes = fromBot()
+      .slice(before)
+      .filter((m) => m.msg_type === "audio");
+    expect(notes).toHaveLength(1);
+    const shown = feishu.media.messageMedia(notes[0]?.message_id ?? "").media[0];
+    expect(shown?.kind).toBe("voice");
+    expect(sameBytes(shown?.bytes, voice.bytes)).toBe(true);
   }, 40_000);
 });

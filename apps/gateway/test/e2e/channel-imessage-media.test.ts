@@ -1,28 +1,27 @@
-import { fileURLToPath } from "node:url";
 import {
   CONVERTED_JPEG,
   CONVERTED_M4A,
   createFakeBlueBubbles,
   type FakeBlueBubbles,
 } from "@chorus/channel-imessage/testing";
-import { eventually, sampleMedium } from "@chorus/testkit";
+import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeOpenAI,
-  createFakeTranscription,
-  type FakeOpenAI,
-  type FakeTranscription,
-  lastUserText,
-} from "../../src/testing/index.js";
+import { type FakeOpenAI, type FakeTranscription, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import {
+  type ModelAndSpeech,
+  mediaAgents,
+  PATIENCE,
+  pluginDir,
+  SAMPLES,
+  scriptMediaSend,
+  startModelAndSpeech,
+  waitForBotMessage,
+} from "../support/media-agent.js";
 
-const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-imessage", import.meta.url));
 const ANN = "+15550002222";
 const DIRECT = `iMessage;-;${ANN}`;
-const PATIENCE = { timeoutMs: 15_000 };
-const png = sampleMedium("image");
-const pdf = sampleMedium("file");
-const caf = sampleMedium("voice");
+const { png, pdf, voice: caf } = SAMPLES;
 
 /*
  * iMessage media through the real `chorus start` (DESIGN §2.6): what Ann sends reaches the agent
@@ -32,56 +31,31 @@ const caf = sampleMedium("voice");
  */
 describe("iMessage media through the real gateway process", () => {
   let fake: FakeBlueBubbles;
+  let modelAndSpeech: ModelAndSpeech | undefined;
   let model: FakeOpenAI;
   let speech: FakeTranscription;
   let gateway: GatewayProcess;
 
   /** Waits for the bot's message whose text is `text` in Ann's chat. */
   const botSaid = (text: string) =>
-    eventually(() => {
-      const said = fake.messagesIn(DIRECT).filter((m) => m.isFromMe);
-      const found = said.find((m) => fake.shown(m.guid)?.text === text);
-      expect(
-        found,
-        `bot message ${JSON.stringify(text)}; got ${JSON.stringify(said.map((m) => m.text))}`,
-      ).toBeDefined();
-      return found as NonNullable<typeof found>;
-    }, PATIENCE);
+    waitForBotMessage({
+      sent: () => fake.messagesIn(DIRECT).filter((m) => m.isFromMe),
+      pick: (m) => fake.shown(m.guid)?.text === text,
+      what: `bot message ${JSON.stringify(text)}`,
+      show: (m) => m.text,
+    });
 
   beforeAll(async () => {
-    model = await createFakeOpenAI({ apiKey: "sk-test" });
-    speech = await createFakeTranscription({ apiKey: "sk-speech" });
+    modelAndSpeech = await startModelAndSpeech();
+    ({ model, speech } = modelAndSpeech);
     fake = createFakeBlueBubbles();
     await fake.start();
     fake.addChat({ guid: DIRECT, participants: [ANN] });
     gateway = await startGatewayProcess({
       config: {
-        plugins: { load: [PLUGIN] },
+        plugins: { load: [pluginDir("channel-imessage")] },
         channels: { imessage: { ...fake.config(), allowFrom: [ANN] } },
-        agents: {
-          defaults: {
-            transcription: {
-              provider: "openai-compatible",
-              baseURL: speech.url,
-              apiKey: "sk-speech",
-              model: "whisper-1",
-            },
-          },
-          list: [
-            {
-              id: "main",
-              name: "Chorus",
-              model: {
-                provider: "openai",
-                baseURL: model.url,
-                apiKey: "sk-test",
-                model: "gpt-4o",
-                maxRetries: 0,
-                timeoutMs: 5000,
-              },
-            },
-          ],
-        },
+        agents: mediaAgents({ model, speech }),
       },
     });
     await eventually(() => expect(fake.state.webhooks).toHaveLength(1), PATIENCE);
@@ -89,8 +63,7 @@ describe("iMessage media through the real gateway process", () => {
 
   afterAll(async () => {
     await gateway?.stop();
-    await model?.close();
-    await speech?.close();
+    await modelAndSpeech?.close();
     await fake?.close();
     if (gateway) await removeHome(gateway.home);
   });
@@ -131,24 +104,11 @@ describe("iMessage media through the real gateway process", () => {
   });
 
   it("the agent's image and file go out with the message tool as one iMessage, byte for byte, its text their caption", async () => {
-    model.script(
-      {
-        toolCalls: [
-          {
-            name: "message",
-            arguments: {
-              action: "send",
-              text: "Here you go",
-              media: [
-                { data: Buffer.from(png.bytes).toString("base64"), filename: "chart.png" },
-                { data: Buffer.from(pdf.bytes).toString("base64"), filename: "report.pdf" },
-              ],
-            },
-          },
-        ],
-      },
-      { text: "Sent them." },
-    );
+    scriptMediaSend(model, {
+      text: "Here you go",
+      files: { "chart.png": png.bytes, "report.pdf": pdf.bytes },
+      closing: "Sent them.",
+    });
     await fake.deliver(fake.userSends({ chatGuid: DIRECT, from: ANN, text: "send me the chart and the report" }));
     await botSaid("Sent them.");
     const sent = await botSaid("Here you go");

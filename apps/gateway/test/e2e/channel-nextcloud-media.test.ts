@@ -1,26 +1,25 @@
-import { fileURLToPath } from "node:url";
 import { createFakeTalk, type FakeBot, type FakeTalk } from "@chorus/channel-nextcloud/testing";
-import { eventually, sampleMedium } from "@chorus/testkit";
+import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeOpenAI,
-  createFakeTranscription,
-  type FakeOpenAI,
-  type FakeTranscription,
-  lastUserText,
-} from "../../src/testing/index.js";
+import { type FakeOpenAI, type FakeTranscription, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import {
+  LONG_PATIENCE,
+  type ModelAndSpeech,
+  mediaAgents,
+  pluginDir,
+  SAMPLES,
+  scriptMediaSend,
+  startModelAndSpeech,
+} from "../support/media-agent.js";
 
-const PLUGIN_DIR = fileURLToPath(new URL("../../../../packages/channel-nextcloud", import.meta.url));
 const SECRET = "e2e-shared-secret-".padEnd(64, "m");
 const LINKS_SECRET = "e2e-links-bot-secret-".padEnd(64, "l");
 const APP_PASSWORD = "e2e-app-password-of-chorus-files";
 /** Where the gateway is reachable from outside (behind a proxy): links and the bot's hook URL use it. */
 const PUBLIC = "https://chorus.example.net";
 const ada = { id: "ada", name: "Ada" };
-const png = sampleMedium("image");
-const pdf = sampleMedium("file");
-const voice = sampleMedium("voice");
+const { png, pdf, voice } = SAMPLES;
 
 /*
  * Media on Nextcloud Talk through the real `chorus start` (DESIGN §2.6): people's shared files
@@ -30,6 +29,7 @@ const voice = sampleMedium("voice");
  */
 describe("Nextcloud Talk media through the real gateway process", () => {
   let talk: FakeTalk;
+  let modelAndSpeech: ModelAndSpeech | undefined;
   let model: FakeOpenAI;
   let speech: FakeTranscription;
   let gateway: GatewayProcess;
@@ -41,12 +41,12 @@ describe("Nextcloud Talk media through the real gateway process", () => {
     await talk.start();
     talk.addRoom({ token: "dm", type: "one2one", users: ["ada", "chorus-bot"] });
     talk.addAccount({ id: "chorus-bot", appPassword: APP_PASSWORD, folders: ["Talk"] });
-    model = await createFakeOpenAI({ apiKey: "sk-test" });
-    speech = await createFakeTranscription({ apiKey: "sk-speech" });
+    modelAndSpeech = await startModelAndSpeech();
+    ({ model, speech } = modelAndSpeech);
     gateway = await startGatewayProcess({
       config: {
         gateway: { publicUrl: PUBLIC },
-        plugins: { load: [PLUGIN_DIR] },
+        plugins: { load: [pluginDir("channel-nextcloud")] },
         channels: {
           nextcloud: {
             accounts: {
@@ -62,30 +62,7 @@ describe("Nextcloud Talk media through the real gateway process", () => {
             },
           },
         },
-        agents: {
-          defaults: {
-            transcription: {
-              provider: "openai-compatible",
-              baseURL: speech.url,
-              apiKey: "sk-speech",
-              model: "whisper-1",
-            },
-          },
-          list: [
-            {
-              id: "main",
-              name: "Chorus",
-              model: {
-                provider: "openai",
-                baseURL: model.url,
-                apiKey: "sk-test",
-                model: "gpt-4o",
-                maxRetries: 0,
-                timeoutMs: 5000,
-              },
-            },
-          ],
-        },
+        agents: mediaAgents({ model, speech }),
       },
     });
     // occ talk:bot:install with the public hook URL, talk:bot:setup for the conversation.
@@ -97,8 +74,7 @@ describe("Nextcloud Talk media through the real gateway process", () => {
 
   afterAll(async () => {
     await gateway?.stop();
-    await model?.close();
-    await speech?.close();
+    await modelAndSpeech?.close();
     await talk?.close();
     if (gateway) await removeHome(gateway.home);
   });
@@ -112,24 +88,11 @@ describe("Nextcloud Talk media through the real gateway process", () => {
       .map((m) => m.message);
   /** The agent answers with a caption, a chart and a report. */
   const scriptChartAndReport = () =>
-    model.script(
-      {
-        toolCalls: [
-          {
-            name: "message",
-            arguments: {
-              action: "send",
-              text: "Here you are",
-              media: [
-                { data: Buffer.from(png.bytes).toString("base64"), filename: "chart.png" },
-                { data: Buffer.from(pdf.bytes).toString("base64"), filename: "report.pdf" },
-              ],
-            },
-          },
-        ],
-      },
-      { text: "Sent." },
-    );
+    scriptMediaSend(model, {
+      text: "Here you are",
+      files: { "chart.png": png.bytes, "report.pdf": pdf.bytes },
+      closing: "Sent.",
+    });
 
   it("a photo shared with a caption reaches the model as an image, its bytes downloaded over WebDAV", async () => {
     model.script({ text: "A tiny square." });
@@ -141,7 +104,7 @@ describe("Nextcloud Talk media through the real gateway process", () => {
       caption: "what is this?",
     });
     expect((await deliver(hook)).status).toBe(200);
-    await eventually(() => expect(botMessages()).toContain("A tiny square."), { timeoutMs: 20_000 });
+    await eventually(() => expect(botMessages()).toContain("A tiny square."), LONG_PATIENCE);
     expect(model.images.map((image) => [image.mediaType, image.bytes])).toEqual([["image/png", png.bytes]]);
     expect(lastUserText(model.requests.at(-1))).toMatch(
       /^what is this\?\n\[photo image\.png, \d+ bytes, mediaId med_[\w-]+\]$/,
@@ -156,7 +119,7 @@ describe("Nextcloud Talk media through the real gateway process", () => {
     model.script({ text: "Noted: milk." });
     const hook = talk.userSharesFile({ token: "dm", user: ada, name: "voice.ogg", bytes: voice.bytes });
     expect((await deliver(hook)).status).toBe(200);
-    await eventually(() => expect(botMessages()).toContain("Noted: milk."), { timeoutMs: 20_000 });
+    await eventually(() => expect(botMessages()).toContain("Noted: milk."), LONG_PATIENCE);
     expect(speech.uploads.map((upload) => upload.bytes)).toEqual([voice.bytes]);
     expect(lastUserText(model.requests.at(-1))).toContain("please buy milk");
   }, 30_000);
@@ -165,7 +128,7 @@ describe("Nextcloud Talk media through the real gateway process", () => {
     scriptChartAndReport();
     const hook = talk.userSends({ token: "dm", user: ada, message: "send me the chart and the report" });
     expect((await deliver(hook)).status).toBe(200);
-    await eventually(() => expect(botMessages()).toContain("Sent."), { timeoutMs: 20_000 });
+    await eventually(() => expect(botMessages()).toContain("Sent."), LONG_PATIENCE);
     const uploaded = [...talk.state.files.files.values()].filter((file) => file.owner === "chorus-bot");
     expect(uploaded.map((file) => [file.path, file.bytes])).toEqual([
       ["Talk/chart.png", png.bytes],
@@ -181,7 +144,7 @@ describe("Nextcloud Talk media through the real gateway process", () => {
     const hook = talk.userSends({ token: "dm", user: ada, message: "send me the chart and the report" });
     const puts = talk.server.requestsTo("PUT", "/remote.php/dav/files/chorus-bot/*").length;
     expect((await talk.deliver(`${gateway.url}/hooks/nextcloud/links`, linksBot, hook)).status).toBe(200);
-    await eventually(() => expect(botMessages(linksBot)).toContain("Sent."), { timeoutMs: 20_000 });
+    await eventually(() => expect(botMessages(linksBot)).toContain("Sent."), LONG_PATIENCE);
     const lines = botMessages(linksBot).find((m) => m.startsWith("chart.png: "));
     expect(botMessages(linksBot)).toContain("Here you are");
     const links = (lines ?? "").split("\n").map((line) => /^(\S+): (\S+)$/.exec(line)?.slice(1));

@@ -1,21 +1,20 @@
-import { fileURLToPath } from "node:url";
 import { type FakeGroup, type FakePerson, FakeSignal, shownKind } from "@chorus/channel-signal/testing";
-import { eventually, sampleMedium } from "@chorus/testkit";
+import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeOpenAI,
-  createFakeTranscription,
-  type FakeOpenAI,
-  type FakeTranscription,
-  lastUserText,
-} from "../../src/testing/index.js";
+import { type FakeOpenAI, type FakeTranscription, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import {
+  type ModelAndSpeech,
+  mediaAgents,
+  PATIENCE,
+  pluginDir,
+  SAMPLES,
+  scriptMediaSend,
+  startModelAndSpeech,
+  waitForBotMessage,
+} from "../support/media-agent.js";
 
-const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-signal", import.meta.url));
-const PATIENCE = { timeoutMs: 15_000 };
-const png = sampleMedium("image");
-const voice = sampleMedium("voice");
-const pdf = sampleMedium("file");
+const { png, pdf, voice } = SAMPLES;
 
 /*
  * Signal media through the real `chorus start` (DESIGN §2.6): what people send reaches the agent
@@ -26,24 +25,23 @@ describe("Signal media through the real gateway process", () => {
   let fake: FakeSignal;
   let ann: FakePerson;
   let group: FakeGroup;
+  let modelAndSpeech: ModelAndSpeech | undefined;
   let model: FakeOpenAI;
   let speech: FakeTranscription;
   let gateway: GatewayProcess;
 
   /** Waits for the bot's message `text` to `to` (a person's uuid or a group id) and returns it. */
   const botSaid = (to: string, text: string) =>
-    eventually(() => {
-      const found = fake.sentTo(to).find((m) => m.text === text);
-      expect(
-        found,
-        `bot message ${JSON.stringify(text)}; got ${JSON.stringify(fake.sentTo(to).map((m) => m.text))}`,
-      ).toBeDefined();
-      return found as NonNullable<typeof found>;
-    }, PATIENCE);
+    waitForBotMessage({
+      sent: () => fake.sentTo(to),
+      pick: (m) => m.text === text,
+      what: `bot message ${JSON.stringify(text)}`,
+      show: (m) => m.text,
+    });
 
   beforeAll(async () => {
-    model = await createFakeOpenAI({ apiKey: "sk-test" });
-    speech = await createFakeTranscription({ apiKey: "sk-speech" });
+    modelAndSpeech = await startModelAndSpeech();
+    ({ model, speech } = modelAndSpeech);
     // A daemon that flags voice notes (isVoiceNote, signal-cli after 0.14.6).
     fake = new FakeSignal({ bot: { number: "+15550001000", name: "Chorus" }, voiceNoteFlag: true });
     await fake.start();
@@ -51,7 +49,7 @@ describe("Signal media through the real gateway process", () => {
     group = fake.state.addGroup({ name: "Family", members: [ann] });
     gateway = await startGatewayProcess({
       config: {
-        plugins: { load: [PLUGIN] },
+        plugins: { load: [pluginDir("channel-signal")] },
         channels: {
           signal: {
             ...fake.config({ reconnectMinMs: 50, reconnectMaxMs: 500 }),
@@ -59,31 +57,7 @@ describe("Signal media through the real gateway process", () => {
             groupPolicy: "open",
           },
         },
-        agents: {
-          defaults: {
-            transcription: {
-              provider: "openai-compatible",
-              baseURL: speech.url,
-              apiKey: "sk-speech",
-              model: "whisper-1",
-            },
-          },
-          list: [
-            {
-              id: "main",
-              name: "Chorus",
-              groupChat: { mentionPatterns: ["\\bchorus\\b"] },
-              model: {
-                provider: "openai",
-                baseURL: model.url,
-                apiKey: "sk-test",
-                model: "gpt-4o",
-                maxRetries: 0,
-                timeoutMs: 5000,
-              },
-            },
-          ],
-        },
+        agents: mediaAgents({ model, speech, mentionPatterns: ["\\bchorus\\b"] }),
       },
     });
     await eventually(() => expect(fake.events.open).toBe(1), PATIENCE);
@@ -91,8 +65,7 @@ describe("Signal media through the real gateway process", () => {
 
   afterAll(async () => {
     await gateway?.stop();
-    await model?.close();
-    await speech?.close();
+    await modelAndSpeech?.close();
     await fake?.close();
     if (gateway) await removeHome(gateway.home);
   });
@@ -136,24 +109,11 @@ describe("Signal media through the real gateway process", () => {
   });
 
   it("the agent's image and file go out with the message tool, byte for byte, its text their caption", async () => {
-    model.script(
-      {
-        toolCalls: [
-          {
-            name: "message",
-            arguments: {
-              action: "send",
-              text: "Here you go",
-              media: [
-                { data: Buffer.from(png.bytes).toString("base64"), filename: "chart.png" },
-                { data: Buffer.from(pdf.bytes).toString("base64"), filename: "report.pdf" },
-              ],
-            },
-          },
-        ],
-      },
-      { text: "Sent them." },
-    );
+    scriptMediaSend(model, {
+      text: "Here you go",
+      files: { "chart.png": png.bytes, "report.pdf": pdf.bytes },
+      closing: "Sent them.",
+    });
     fake.people.sends({ from: ann, text: "send me the chart and the report" });
     await botSaid(ann.uuid, "Sent them.");
     const sent = await botSaid(ann.uuid, "Here you go");
@@ -162,5 +122,21 @@ describe("Signal media through the real gateway process", () => {
       ["file", "report.pdf", "application/pdf"],
     ]);
     expect(sent.attachments?.map((file) => file.bytes)).toEqual([png.bytes, pdf.bytes]);
+  });
+
+  it("the agent's voice note goes out flagged as one (--voice-note), the bytes it sent", async () => {
+    const before = fake.sentTo(ann.uuid).length;
+    scriptMediaSend(model, { files: { "reply.ogg": { bytes: voice.bytes, as: "voice" } }, closing: "Spoke it." });
+    fake.people.sends({ from: ann, text: "say it out loud" });
+    await botSaid(ann.uuid, "Spoke it.");
+    const withFiles = fake
+      .sentTo(ann.uuid)
+      .slice(before)
+      .filter((m) => (m.attachments?.length ?? 0) > 0);
+    expect(withFiles).toHaveLength(1);
+    expect(withFiles[0]?.attachments?.map((file) => [shownKind(file), file.filename])).toEqual([
+      ["voice", "reply.ogg"],
+    ]);
+    expect(withFiles[0]?.attachments?.map((file) => file.bytes)).toEqual([voice.bytes]);
   });
 });

@@ -1,23 +1,23 @@
-import { fileURLToPath } from "node:url";
 import { createFakeSlack, type FakeSlack } from "@chorus/channel-slack/testing";
-import { eventually, SAMPLE_PDF_TEXT, sampleMedium } from "@chorus/testkit";
+import { eventually, SAMPLE_PDF_TEXT } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeOpenAI,
-  createFakeTranscription,
-  type FakeOpenAI,
-  type FakeTranscription,
-  fakeModelConfig,
-  lastUserText,
-} from "../../src/testing/index.js";
+import { type FakeOpenAI, type FakeTranscription, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { toolResults } from "../support/groups-b-reactions.js";
+import {
+  LONG_PATIENCE,
+  type ModelAndSpeech,
+  mediaAgents,
+  PATIENCE,
+  pluginDir,
+  SAMPLES,
+  scriptMediaSend,
+  startModelAndSpeech,
+} from "../support/media-agent.js";
 
-const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-slack", import.meta.url));
 const ANN = "U0ANN00001";
 const DM = "D0ANNDM001";
-const png = sampleMedium("image");
-const pdf = sampleMedium("file");
-const voice = sampleMedium("voice");
+const { png, pdf, voice } = SAMPLES;
 
 /*
  * Media between people on Slack and the agent, through the real `chorus start` (DESIGN §2.6): files
@@ -26,6 +26,7 @@ const voice = sampleMedium("voice");
  */
 describe("Slack media through the real gateway process", () => {
   let slack: FakeSlack;
+  let modelAndSpeech: ModelAndSpeech | undefined;
   let model: FakeOpenAI;
   let speech: FakeTranscription;
   let gateway: GatewayProcess;
@@ -35,38 +36,21 @@ describe("Slack media through the real gateway process", () => {
     await slack.start();
     slack.addUser({ id: ANN, name: "ann", real_name: "Ann Lee", display_name: "Ann" });
     slack.addConversation({ id: DM, type: "im", members: [slack.bot.id, ANN] });
-    model = await createFakeOpenAI({ apiKey: "sk-test" });
-    speech = await createFakeTranscription({ apiKey: "sk-speech" });
+    modelAndSpeech = await startModelAndSpeech();
+    ({ model, speech } = modelAndSpeech);
     gateway = await startGatewayProcess({
       config: {
-        plugins: { load: [PLUGIN] },
+        plugins: { load: [pluginDir("channel-slack")] },
         channels: { slack: { ...slack.config(), dmPolicy: "open" } },
-        agents: {
-          defaults: {
-            transcription: {
-              provider: "openai-compatible",
-              baseURL: speech.url,
-              apiKey: "sk-speech",
-              model: "whisper-1",
-            },
-          },
-          list: [
-            {
-              id: "main",
-              name: "Chorus",
-              model: fakeModelConfig(model, { apiKey: "sk-test", vision: true }),
-            },
-          ],
-        },
+        agents: mediaAgents({ model, speech }),
       },
     });
-    await eventually(() => expect(slack.socket.connections).toBe(1), { timeoutMs: 15_000 });
+    await eventually(() => expect(slack.socket.connections).toBe(1), PATIENCE);
   }, 30_000);
 
   afterAll(async () => {
     await gateway?.stop();
-    await model?.close();
-    await speech?.close();
+    await modelAndSpeech?.close();
     await slack?.close();
     if (gateway) await removeHome(gateway.home);
   });
@@ -85,7 +69,7 @@ describe("Slack media through the real gateway process", () => {
       text: "what is this?",
       files: [{ name: "image.png", bytes: png.bytes, mimetype: png.mime }],
     });
-    await eventually(() => expect(botTexts()).toContain("A tiny square."), { timeoutMs: 15_000 });
+    await eventually(() => expect(botTexts()).toContain("A tiny square."), PATIENCE);
     const request = model.requests.at(-1);
     expect(lastUserText(request)).toMatch(/what is this\?/);
     expect(lastUserText(request)).toMatch(/\[photo image\.png, \d+ bytes, mediaId med_[\w-]+\]/);
@@ -110,7 +94,7 @@ describe("Slack media through the real gateway process", () => {
         },
       ],
     });
-    await eventually(() => expect(botTexts()).toContain("Noted: milk."), { timeoutMs: 15_000 });
+    await eventually(() => expect(botTexts()).toContain("Noted: milk."), PATIENCE);
     expect(speech.uploads.map((upload) => Buffer.from(upload.bytes).equals(Buffer.from(voice.bytes)))).toEqual([true]);
     expect(lastUserText(model.requests.at(-1))).toMatch(/\[voice note .*mediaId med_[\w-]+\] please buy milk/);
   }, 30_000);
@@ -126,7 +110,7 @@ describe("Slack media through the real gateway process", () => {
         { name: "notes.pdf", bytes: pdf.bytes },
       ],
     });
-    await eventually(() => expect(botTexts()).toContain("Got both."), { timeoutMs: 15_000 });
+    await eventually(() => expect(botTexts()).toContain("Got both."), PATIENCE);
     const text = lastUserText(model.requests.at(-1));
     expect(text).toMatch(/\[photo chart\.png, .*mediaId med_/);
     expect(text).toMatch(/\[file notes\.pdf, application\/pdf, .*mediaId med_/);
@@ -134,26 +118,13 @@ describe("Slack media through the real gateway process", () => {
   }, 30_000);
 
   it("the agent's image and file arrive in Slack byte for byte, in one message with the caption", async () => {
-    model.script(
-      {
-        toolCalls: [
-          {
-            name: "message",
-            arguments: {
-              action: "send",
-              text: "Here you go",
-              media: [
-                { data: Buffer.from(png.bytes).toString("base64"), filename: "chart.png" },
-                { data: Buffer.from(pdf.bytes).toString("base64"), filename: "report.pdf" },
-              ],
-            },
-          },
-        ],
-      },
-      { text: "Sent." },
-    );
+    scriptMediaSend(model, {
+      text: "Here you go",
+      files: { "chart.png": png.bytes, "report.pdf": pdf.bytes },
+      closing: "Sent.",
+    });
     await slack.userSends({ channel: DM, user: ANN, text: "send me the chart and the report" });
-    await eventually(() => expect(botTexts()).toContain("Sent."), { timeoutMs: 20_000 });
+    await eventually(() => expect(botTexts()).toContain("Sent."), LONG_PATIENCE);
     const withFiles = slack.messagesIn(DM).filter((m) => m.user === slack.bot.id && (m.files?.length ?? 0) > 0);
     expect(withFiles).toHaveLength(1);
     const shown = slack.media.messageMedia(withFiles[0]);
@@ -164,5 +135,20 @@ describe("Slack media through the real gateway process", () => {
     ]);
     expect(Buffer.from(shown.media[0]?.bytes ?? []).equals(Buffer.from(png.bytes))).toBe(true);
     expect(Buffer.from(shown.media[1]?.bytes ?? []).equals(Buffer.from(pdf.bytes))).toBe(true);
+  }, 40_000);
+
+  it("the agent's voice note arrives as an audio file (Slack has no voice notes a bot sends), byte for byte, and the result says so", async () => {
+    const before = model.requests.length;
+    scriptMediaSend(model, { files: { "reply.ogg": { bytes: voice.bytes, as: "voice" } }, closing: "Spoke it." });
+    await slack.userSends({ channel: DM, user: ANN, text: "say it out loud" });
+    await eventually(() => expect(botTexts()).toContain("Spoke it."), LONG_PATIENCE);
+    expect(toolResults(model.requests[before + 1])).toMatchObject([{ ok: true, sentAs: ["audio"] }]);
+    const withAudio = slack
+      .messagesIn(DM)
+      .filter((m) => m.user === slack.bot.id && m.files?.some((file) => file.name === "reply.ogg"));
+    expect(withAudio).toHaveLength(1);
+    const shown = slack.media.messageMedia(withAudio[0]);
+    expect(shown.media.map((m) => [m.kind, m.filename])).toEqual([["audio", "reply.ogg"]]);
+    expect(Buffer.from(shown.media[0]?.bytes ?? []).equals(Buffer.from(voice.bytes))).toBe(true);
   }, 40_000);
 });

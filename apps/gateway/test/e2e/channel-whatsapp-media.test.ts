@@ -1,7 +1,6 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   createFakeWhatsApp,
   type FakeGroup,
@@ -11,25 +10,21 @@ import {
   fakeMediaCaFile,
   saveLinkedCreds,
 } from "@chorus/channel-whatsapp/testing";
-import { eventually, sampleMedium } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeOpenAI,
-  createFakeTranscription,
-  type FakeOpenAI,
-  type FakeTranscription,
-  fakeModelConfig,
-  lastUserText,
-} from "../../src/testing/index.js";
+import { type FakeOpenAI, type FakeTranscription, lastUserText } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import {
+  LONG_PATIENCE,
+  type ModelAndSpeech,
+  mediaAgents,
+  pluginDir,
+  SAMPLES,
+  scriptMediaSend,
+  startModelAndSpeech,
+  waitForBotMessage,
+} from "../support/media-agent.js";
 
-const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-whatsapp", import.meta.url));
-/** Real Signal crypto in Baileys and in the fake, on a shared 2-core machine. */
-const PATIENCE = { timeoutMs: 20_000 };
-
-const png = sampleMedium("image");
-const voice = sampleMedium("voice");
-const pdf = sampleMedium("file");
+const { png, pdf, voice } = SAMPLES;
 
 /*
  * WhatsApp media through the real `chorus start`: people's media are encrypted on their "phones"
@@ -39,6 +34,7 @@ const pdf = sampleMedium("file");
  */
 describe("WhatsApp media through the real gateway process", () => {
   let wa: FakeWhatsApp;
+  let modelAndSpeech: ModelAndSpeech | undefined;
   let model: FakeOpenAI;
   let speech: FakeTranscription;
   let home: string | undefined;
@@ -48,15 +44,15 @@ describe("WhatsApp media through the real gateway process", () => {
   let family: FakeGroup;
 
   /** Waits for the bot's message in `chat` that `found` picks. */
-  const botMessage = (chat: string, found: (m: FakeStoredMessage) => boolean, what: string) =>
-    eventually(() => {
-      const message = wa.botMessages(chat).find(found);
-      expect(
-        message,
-        `${what}; the bot sent ${JSON.stringify(wa.botMessages(chat).map((m) => [m.type, m.text]))}`,
-      ).toBeDefined();
-      return message as FakeStoredMessage;
-    }, PATIENCE);
+  const botMessage = (chat: string, pick: (m: FakeStoredMessage) => boolean, what: string) =>
+    waitForBotMessage({
+      sent: () => wa.botMessages(chat),
+      pick,
+      what,
+      show: (m) => [m.type, m.text],
+      // Real Signal crypto in Baileys and in the fake, on a shared 2-core machine.
+      patience: LONG_PATIENCE,
+    });
 
   beforeAll(async () => {
     wa = createFakeWhatsApp({ botPhone: "15550001000", botName: "Chorus" });
@@ -64,8 +60,8 @@ describe("WhatsApp media through the real gateway process", () => {
     ann = wa.addPerson({ phone: "15550002222", name: "Ann" });
     bob = wa.addPerson({ phone: "15550003333", name: "Bob" });
     family = wa.addGroup({ subject: "Family", participants: [ann.phone, bob.phone] });
-    model = await createFakeOpenAI({ apiKey: "sk-test" });
-    speech = await createFakeTranscription({ apiKey: "sk-speech" });
+    modelAndSpeech = await startModelAndSpeech();
+    ({ model, speech } = modelAndSpeech);
     home = await mkdtemp(join(tmpdir(), "chorus-home-"));
     await saveLinkedCreds(join(home, "state", "whatsapp", "default"), wa.linkedCreds());
     gateway = await startGatewayProcess({
@@ -73,7 +69,7 @@ describe("WhatsApp media through the real gateway process", () => {
       // Baileys reaches WhatsApp's media hosts over HTTPS only: the gateway trusts the fake's.
       env: { NODE_EXTRA_CA_CERTS: fakeMediaCaFile() },
       config: {
-        plugins: { load: [PLUGIN] },
+        plugins: { load: [pluginDir("channel-whatsapp")] },
         channels: {
           whatsapp: {
             waWebSocketUrl: wa.url,
@@ -84,24 +80,7 @@ describe("WhatsApp media through the real gateway process", () => {
             groups: { "*": { requireMention: true } },
           },
         },
-        agents: {
-          defaults: {
-            transcription: {
-              provider: "openai-compatible",
-              baseURL: speech.url,
-              apiKey: "sk-speech",
-              model: "whisper-1",
-            },
-          },
-          list: [
-            {
-              id: "main",
-              name: "Chorus",
-              model: fakeModelConfig(model, { apiKey: "sk-test", vision: true }),
-              groupChat: { mentionPatterns: ["\\bchorus\\b"] },
-            },
-          ],
-        },
+        agents: mediaAgents({ model, speech, mentionPatterns: ["\\bchorus\\b"] }),
       },
     });
     await wa.waitForLogin(1, 20_000);
@@ -109,8 +88,7 @@ describe("WhatsApp media through the real gateway process", () => {
 
   afterAll(async () => {
     await gateway?.stop();
-    await model?.close();
-    await speech?.close();
+    await modelAndSpeech?.close();
     await wa?.close();
     if (home) await removeHome(home);
   });
@@ -154,24 +132,11 @@ describe("WhatsApp media through the real gateway process", () => {
   });
 
   it("the agent's message tool sends a photo with a caption and a PDF: both arrive byte for byte", async () => {
-    model.script(
-      {
-        toolCalls: [
-          {
-            name: "message",
-            arguments: {
-              action: "send",
-              text: "Here is the chart",
-              media: [
-                { data: Buffer.from(png.bytes).toString("base64"), filename: "chart.png" },
-                { data: Buffer.from(pdf.bytes).toString("base64"), filename: "report.pdf" },
-              ],
-            },
-          },
-        ],
-      },
-      { text: "Sent both." },
-    );
+    scriptMediaSend(model, {
+      text: "Here is the chart",
+      files: { "chart.png": png.bytes, "report.pdf": pdf.bytes },
+      closing: "Sent both.",
+    });
     wa.personSends({ from: ann.phone, text: "send me the chart and the report" });
     await botMessage(ann.jid, (m) => m.text === "Sent both.", "the agent's closing words");
     const photo = await botMessage(ann.jid, (m) => m.type === "imageMessage", "the photo");
@@ -186,6 +151,15 @@ describe("WhatsApp media through the real gateway process", () => {
       fileName: "report.pdf",
       bytes: Buffer.from(pdf.bytes),
     });
+    expect(wa.problems).toEqual([]);
+  });
+
+  it("the agent's voice note arrives as a PTT, the Ogg/Opus bytes it sent", async () => {
+    scriptMediaSend(model, { files: { "reply.ogg": { bytes: voice.bytes, as: "voice" } }, closing: "Spoke it." });
+    wa.personSends({ from: ann.phone, text: "say it out loud" });
+    await botMessage(ann.jid, (m) => m.text === "Spoke it.", "the agent's closing words");
+    const note = await botMessage(ann.jid, (m) => m.type === "audioMessage", "the voice note");
+    expect(wa.mediumOf(note)).toMatchObject({ kind: "voice", bytes: Buffer.from(voice.bytes) });
     expect(wa.problems).toEqual([]);
   });
 });

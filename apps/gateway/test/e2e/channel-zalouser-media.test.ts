@@ -1,23 +1,21 @@
-import { fileURLToPath } from "node:url";
 import { createFakeZalo, type FakeZalo } from "@chorus/channel-zalouser/testing";
-import { eventually, sampleMedium } from "@chorus/testkit";
+import { eventually } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFakeOpenAI,
-  createFakeTranscription,
-  type FakeOpenAI,
-  type FakeTranscription,
-  lastUserText,
-} from "../../src/testing/index.js";
+import { type FakeOpenAI, type FakeTranscription, lastUserText } from "../../src/testing/index.js";
 import { type LoginProcess, startChannelLogin } from "../support/channel-login.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import {
+  LONG_PATIENCE,
+  type ModelAndSpeech,
+  mediaAgents,
+  pluginDir,
+  SAMPLES,
+  scriptMediaSend,
+  startModelAndSpeech,
+} from "../support/media-agent.js";
 
-const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-zalouser", import.meta.url));
 const ANN = { id: "3087412365498712001", name: "Ann Nguyen" };
-const PATIENCE = { timeoutMs: 20_000 };
-const png = sampleMedium("image");
-const voice = sampleMedium("voice");
-const pdf = sampleMedium("file");
+const { png, pdf, voice } = SAMPLES;
 
 /*
  * Zalo Personal media through the real `chorus start` (DESIGN §2.6), against the fake Zalo driving
@@ -27,6 +25,7 @@ const pdf = sampleMedium("file");
  */
 describe("Zalo Personal media through the real gateway process", () => {
   let zalo: FakeZalo;
+  let modelAndSpeech: ModelAndSpeech | undefined;
   let model: FakeOpenAI;
   let speech: FakeTranscription;
   let gateway: GatewayProcess;
@@ -39,36 +38,13 @@ describe("Zalo Personal media through the real gateway process", () => {
     zalo = createFakeZalo({ bot: { id: "2153466178471249562", name: "Chorus" } });
     await zalo.start();
     zalo.addUser(ANN);
-    model = await createFakeOpenAI({ apiKey: "sk-test" });
-    speech = await createFakeTranscription({ apiKey: "sk-speech" });
+    modelAndSpeech = await startModelAndSpeech();
+    ({ model, speech } = modelAndSpeech);
     gateway = await startGatewayProcess({
       config: {
-        plugins: { load: [PLUGIN] },
+        plugins: { load: [pluginDir("channel-zalouser")] },
         channels: { zalouser: { apiBase: zalo.url, dmPolicy: "open", reconnectMaxMs: 2_000 } },
-        agents: {
-          defaults: {
-            transcription: {
-              provider: "openai-compatible",
-              baseURL: speech.url,
-              apiKey: "sk-speech",
-              model: "whisper-1",
-            },
-          },
-          list: [
-            {
-              id: "main",
-              name: "Chorus",
-              model: {
-                provider: "openai",
-                baseURL: model.url,
-                apiKey: "sk-test",
-                model: "gpt-4o",
-                maxRetries: 0,
-                timeoutMs: 5000,
-              },
-            },
-          ],
-        },
+        agents: mediaAgents({ model, speech }),
       },
     });
     // Linked as a person does it: the QR login, scanned and confirmed on the (fake) phone.
@@ -83,14 +59,13 @@ describe("Zalo Personal media through the real gateway process", () => {
         status?: { state?: string };
       }[];
       expect(rows.find((row) => row.id === "zalouser")?.status?.state).toBe("running");
-    }, PATIENCE);
+    }, LONG_PATIENCE);
   }, 60_000);
 
   afterAll(async () => {
     login?.kill();
     await gateway?.stop();
-    await model?.close();
-    await speech?.close();
+    await modelAndSpeech?.close();
     await zalo?.close();
     if (gateway) await removeHome(gateway.home);
   });
@@ -105,7 +80,7 @@ describe("Zalo Personal media through the real gateway process", () => {
       filename: "square.png",
       caption: "what is this?",
     });
-    await eventually(() => expect(toAnn().map((m) => m.text)).toContain("A tiny square."), PATIENCE);
+    await eventually(() => expect(toAnn().map((m) => m.text)).toContain("A tiny square."), LONG_PATIENCE);
     expect(lastUserText(model.requests.at(-1))).toMatch(/what is this\?[\s\S]*mediaId med_[\w-]+/);
     expect(model.images.map((image) => [image.mediaType, image.bytes])).toEqual([["image/png", png.bytes]]);
     // Downloaded from the CDN, without the session's cookies.
@@ -124,32 +99,19 @@ describe("Zalo Personal media through the real gateway process", () => {
       mime: voice.mime,
       filename: "voice.ogg",
     });
-    await eventually(() => expect(toAnn().map((m) => m.text)).toContain("Noted: milk."), PATIENCE);
+    await eventually(() => expect(toAnn().map((m) => m.text)).toContain("Noted: milk."), LONG_PATIENCE);
     expect(speech.uploads.map((upload) => upload.bytes)).toEqual([voice.bytes]);
     expect(lastUserText(model.requests.at(-1))).toMatch(/\[voice note [^\]]*mediaId med_[\w-]+\] please buy milk/);
   });
 
   it("the agent's image and file go out with the message tool, byte for byte, its text the photo's caption", async () => {
-    model.script(
-      {
-        toolCalls: [
-          {
-            name: "message",
-            arguments: {
-              action: "send",
-              text: "Here you go",
-              media: [
-                { data: Buffer.from(png.bytes).toString("base64"), filename: "chart.png" },
-                { data: Buffer.from(pdf.bytes).toString("base64"), filename: "report.pdf" },
-              ],
-            },
-          },
-        ],
-      },
-      { text: "Sent them." },
-    );
+    scriptMediaSend(model, {
+      text: "Here you go",
+      files: { "chart.png": png.bytes, "report.pdf": pdf.bytes },
+      closing: "Sent them.",
+    });
     await zalo.personSends({ from: ANN.id, text: "send me the chart and the report" });
-    await eventually(() => expect(toAnn().map((m) => m.text)).toContain("Sent them."), PATIENCE);
+    await eventually(() => expect(toAnn().map((m) => m.text)).toContain("Sent them."), LONG_PATIENCE);
     const media = toAnn().filter((m) => m.medium !== undefined);
     expect(media.map((m) => [m.medium?.kind, m.medium?.filename, m.medium?.caption])).toEqual([
       ["photo", "chart.png", "Here you go"],
