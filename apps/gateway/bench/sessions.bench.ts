@@ -3,13 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
 import { StateStore } from "../src/state/index.js";
-import { SessionStore, TurnQueue } from "../src/testing/index.js";
+import { forceGc, SessionStore, TurnQueue } from "../src/testing/index.js";
 import { recordFigures } from "./support/results.js";
 
 const SESSIONS = 10_000;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const dir = await mkdtemp(join(tmpdir(), "chorus-bench-sessions-"));
+// Both readings after a full collection: the heap figure is what the sessions keep, not garbage.
+const gc = forceGc();
+gc();
 const before = process.memoryUsage();
 const state = await StateStore.open({ backend: "sqlite" }, { home: dir });
 const store = await SessionStore.open(state, "main", dir);
@@ -31,6 +34,7 @@ for (let i = 0; i < SESSIONS; i++) {
 const firstFlushStart = performance.now();
 await store.flush();
 const firstFlushMs = performance.now() - firstFlushStart;
+gc();
 const after = process.memoryUsage();
 // RSS is the whole bench worker's (vitest included); the growth is what the 10,000 sessions cost.
 console.log(
