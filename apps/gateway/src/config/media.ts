@@ -20,6 +20,8 @@ export const mediaSchema = z
       .default(25 * MiB),
     /** How long a medium is kept (unless a reply not yet sent needs it). */
     retention: durationSchema.default(7 * 86_400_000),
+    /** How long a signed media link works (links under `gateway.publicUrl`: link-only channels, `POST /v1/media`). */
+    linkLifetime: durationSchema.pipe(z.number().min(1000, "expected at least 1s")).default(86_400_000),
     /** `url` sources may reach loopback, private and link-local addresses. */
     allowPrivateUrls: z.boolean().default(false),
     /** `host:port` pairs a `url` source may reach whatever their address (`media.internal:9000`). */
@@ -36,6 +38,7 @@ export type MediaConfig = z.output<typeof mediaSchema>;
 export const defaultMedia = (): MediaConfig => ({
   maxBytes: 25 * MiB,
   retention: 7 * 86_400_000,
+  linkLifetime: 86_400_000,
   allowPrivateUrls: false,
   allowHosts: [],
   maxExtractChars: 20_000,

@@ -34,7 +34,7 @@ export async function openMedia(
 ): Promise<GatewayMedia> {
   const blobs = db.dialect === "postgres" ? new ChunkBlobs(db) : new FileBlobs(db, settings.blobsDir);
   const store = new DbMediaStore(db, blobs, { retentionMs: settings.retentionMs });
-  const links = new MediaLinks(await linkKey(db), options.publicUrl?.replace(/\/+$/, ""));
+  const links = new MediaLinks(await linkKey(db), options.publicUrl?.replace(/\/+$/, ""), settings.linkLifetimeMs);
   if (settings.defaultDir) {
     try {
       makePrivateDir(settings.dir);

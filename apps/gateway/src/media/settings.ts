@@ -15,6 +15,8 @@ export interface MediaSettings {
   readonly maxBytes: number;
   /** `media.retention` in milliseconds. */
   readonly retentionMs: number;
+  /** `media.linkLifetime` in milliseconds: how long a signed link works. */
+  readonly linkLifetimeMs: number;
   readonly policy: AddressPolicy;
   /** DNS for `url` sources (tests inject answers). */
   readonly resolve?: Resolve | undefined;
@@ -33,6 +35,7 @@ export function mediaSettingsOf(config: MediaConfig, home: string): MediaSetting
     blobsDir: join(mediaHome(home), "blobs"),
     maxBytes: config.maxBytes,
     retentionMs: config.retention,
+    linkLifetimeMs: config.linkLifetime,
     policy: { allowPrivateUrls: config.allowPrivateUrls, allowHosts: config.allowHosts },
   };
 }

@@ -13,6 +13,8 @@ import {
   startModelAndSpeech,
 } from "../support/media-agent.js";
 
+const LINK_LIFETIME = "8s";
+const LINK_LIFETIME_MS = 8_000;
 const SECRET = "e2e-shared-secret-".padEnd(64, "m");
 const LINKS_SECRET = "e2e-links-bot-secret-".padEnd(64, "l");
 const APP_PASSWORD = "e2e-app-password-of-chorus-files";
@@ -46,6 +48,8 @@ describe("Nextcloud Talk media through the real gateway process", () => {
     gateway = await startGatewayProcess({
       config: {
         gateway: { publicUrl: PUBLIC },
+        // Short enough for the links test to see a link expire; long enough to fetch it first.
+        media: { linkLifetime: LINK_LIFETIME },
         plugins: { load: [pluginDir("channel-nextcloud")] },
         channels: {
           nextcloud: {
@@ -139,7 +143,7 @@ describe("Nextcloud Talk media through the real gateway process", () => {
     expect(botMessages().some((m) => m.startsWith("chart.png: "))).toBe(false);
   }, 30_000);
 
-  it("the account without one sends link lines whose signed links serve the bytes", async () => {
+  it("the account without one sends link lines whose signed links serve the bytes until they expire, then 403", async () => {
     scriptChartAndReport();
     const hook = talk.userSends({ token: "dm", user: ada, message: "send me the chart and the report" });
     const puts = talk.server.requestsTo("PUT", "/remote.php/dav/files/chorus-bot/*").length;
@@ -159,5 +163,14 @@ describe("Nextcloud Talk media through the real gateway process", () => {
     }
     // Link-only: nothing more was uploaded to Nextcloud.
     expect(talk.server.requestsTo("PUT", "/remote.php/dav/files/chorus-bot/*").length).toBe(puts);
-  }, 30_000);
+    // Once `media.linkLifetime` has passed, the same link is refused.
+    const first = new URL(links[0]?.[1] ?? "");
+    const expiresAt = Number(first.searchParams.get("exp")) * 1000;
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(LINK_LIFETIME_MS);
+    await eventually(
+      async () => expect((await fetch(`${gateway.url}${first.pathname}${first.search}`)).status).toBe(403),
+      { timeoutMs: LINK_LIFETIME_MS + 10_000, intervalMs: 500 },
+    );
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+  }, 45_000);
 });
