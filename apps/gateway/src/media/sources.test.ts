@@ -25,7 +25,14 @@ describe("the path, data and mediaId sources (DESIGN §2.6 rule 1)", () => {
   beforeEach(async () => {
     test = await openTestState();
     const settings = mediaSettingsOf(
-      { maxBytes: 25 * MB, retention: 86_400_000, allowPrivateUrls: false, allowHosts: [], maxExtractChars: 1 },
+      {
+        maxBytes: 25 * MB,
+        retention: 86_400_000,
+        linkLifetime: 86_400_000,
+        allowPrivateUrls: false,
+        allowHosts: [],
+        maxExtractChars: 1,
+      },
       test.home,
     );
     dir = settings.dir;

@@ -109,6 +109,7 @@ describe("a url source (DESIGN §2.6 rule 1): fetched with a cap, never to a pri
         {
           maxBytes: 25 * MB,
           retention: 86_400_000,
+          linkLifetime: 86_400_000,
           allowPrivateUrls: false,
           allowHosts: [],
           maxExtractChars: 1,
