@@ -1,3 +1,4 @@
+import { Redactor } from "@chorus/channel-kit";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ListeningServer, listen, Readiness, type ReadinessOptions, registerProbeRoutes } from "../http/index.js";
@@ -20,6 +21,7 @@ describe("chorus doctor: accounts whose messages the running gateway refuses", (
       gatewayId: "gw",
       refusals: () => ({ count: 0 }),
       windowMinutes: 15,
+      redact: (text) => new Redactor().text(text),
       ...options,
     });
     const app = new Hono();

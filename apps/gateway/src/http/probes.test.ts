@@ -1,3 +1,4 @@
+import { Redactor } from "@chorus/channel-kit";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { type ProbeRoutesOptions, registerProbeRoutes } from "./probes.js";
@@ -21,6 +22,7 @@ function readiness(over: Partial<ReadinessOptions> = {}): Readiness {
     gatewayId: "gw-a",
     refusals: () => ({ count: 0 }),
     windowMinutes: 15,
+    redact: (text) => new Redactor().text(text),
     ...over,
   });
 }
@@ -67,7 +69,7 @@ describe("Readiness", () => {
       windowMinutes: 15,
       count: 3,
       lastAt: "2030-01-01T00:00:00.000Z",
-      lastError: "could not connect to postgres://***@db:5432/x",
+      lastError: "could not connect to postgres://[redacted]@db:5432/x",
     });
   });
 
@@ -101,8 +103,21 @@ describe("Readiness", () => {
     const { state } = await ready.check();
     expect(state).toEqual({
       ready: false,
-      detail: "unreachable: connect ECONNREFUSED postgres://***@10.0.0.5:5432/chorus",
+      detail: "unreachable: connect ECONNREFUSED postgres://[redacted]@10.0.0.5:5432/chorus",
     });
+  });
+
+  it("a refused commit's error is said without a configured secret, though the answer is 200 (ready)", async () => {
+    const token = "123456:AAH-secret-bot-token-value";
+    const redactor = new Redactor([token]);
+    const ready = readiness({
+      refusals: () => ({ count: 1, lastAt: 0, lastError: `commit refused for bot ${token}` }),
+      redact: (text) => redactor.text(text),
+    });
+    const report = await ready.check();
+    expect(report.ready).toBe(true);
+    expect(JSON.stringify(report)).not.toContain(token);
+    expect(report.channels[0]?.refused.lastError).toBe("commit refused for bot [redacted]");
   });
 });
 

@@ -43,10 +43,12 @@ export interface ReadinessOptions {
   timeoutMs?: number;
   /** How long a probe's answer is reused (default 1.5 s): a busy prober costs one statement a second or two. */
   cacheMs?: number;
+  /**
+   * The gateway's redaction of an error's text (its `Redactor`: the configured secrets by value and
+   * the secret patterns): `/readyz` needs no token, and a ready answer skips the error-answer redaction.
+   */
+  redact(text: string): string;
 }
-
-/** `user:password@` in a URL an error may quote. */
-const CREDENTIALS = /\/\/[^/@\s:]+:[^/@\s]*@/g;
 
 /**
  * Whether this gateway is ready (DESIGN §6): its state database answers a quick statement within
@@ -84,7 +86,7 @@ export class Readiness {
           windowMinutes: this.options.windowMinutes,
           count: refused.count,
           ...(refused.lastAt !== undefined ? { lastAt: new Date(refused.lastAt).toISOString() } : {}),
-          ...(refused.lastError ? { lastError: refused.lastError.replace(CREDENTIALS, "//***@") } : {}),
+          ...(refused.lastError ? { lastError: this.options.redact(refused.lastError) } : {}),
         },
       };
     });
@@ -125,7 +127,7 @@ export class Readiness {
         () => ({ ready: true }),
         (error: unknown) => ({
           ready: false,
-          detail: `unreachable: ${(error instanceof Error ? error.message : String(error)).replace(CREDENTIALS, "//***@")}`,
+          detail: `unreachable: ${this.options.redact(error instanceof Error ? error.message : String(error))}`,
         }),
       )
       .finally(() => clearTimeout(timer));

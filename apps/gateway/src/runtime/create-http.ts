@@ -1,4 +1,4 @@
-import type { Redactor } from "@chorus/channel-kit";
+import { Redactor } from "@chorus/channel-kit";
 import type { Logger } from "pino";
 import type { ChannelRegistry } from "../channels/index.js";
 import type { GatewayConfig } from "../config/index.js";
@@ -52,12 +52,14 @@ export async function createHttp(options: {
       // The webchat's routes serve its own page (uploads, media), not a platform: no webhooks to register.
       webhooks: entry.builtin ? [] : hooks.pathsOf(entry.plugin.id),
     }));
+  const redactor = options.redactor ?? new Redactor();
   const readiness = new Readiness({
     probeState: () => state.db.one("SELECT 1 AS one"),
     channels,
     gatewayId: options.gatewayId,
     refusals: (channel, account) => metrics.refusals(channel, account, Date.now() - REFUSALS_WINDOW_MS),
     windowMinutes: REFUSALS_WINDOW_MS / 60_000,
+    redact: (text) => redactor.text(text),
   });
   const hosts = new HostPolicy(config.gateway);
   const app = createHttpApp({
