@@ -1,4 +1,4 @@
-import { BotReactionRecord, KeyedQueue, type ReactionTarget } from "@chorus/channel-kit";
+import type { BotReactionRecord, ReactionTarget } from "@chorus/channel-kit";
 import type { ChannelInstance, MessageRef, ReactionIntent, ReactResult } from "@chorus/core";
 import { UnsupportedEmojiError } from "@chorus/core";
 import type { BlueBubblesClient } from "./client.js";
@@ -16,8 +16,6 @@ export type IMessageReactions = Pick<ChannelInstance, "react">;
  * list call), keyed by chat GUID and message GUID. Calls on one message run one after another.
  */
 export function createReactions(client: BlueBubblesClient, record: BotReactionRecord): IMessageReactions {
-  const queue = new KeyedQueue();
-
   const send = async (ref: MessageRef, chatGuid: string, reaction: string): Promise<void> => {
     await client.react({ chatGuid, selectedMessageGuid: ref.messageId, reaction, partIndex: partOf(ref) });
   };
@@ -45,7 +43,7 @@ export function createReactions(client: BlueBubblesClient, record: BotReactionRe
     /** Executes one intent; adding what is held or removing what is absent is success (rule 10). */
     react(ref: MessageRef, intent: ReactionIntent): Promise<ReactResult> {
       const target: ReactionTarget = { conversationId: chatGuidOf(ref.conversationId), messageId: ref.messageId };
-      return queue.run(BotReactionRecord.key(target), () => apply(ref, target, intent));
+      return record.exclusive(target, () => apply(ref, target, intent));
     },
   };
 }

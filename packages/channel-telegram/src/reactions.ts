@@ -1,4 +1,4 @@
-import { BotReactionRecord, type CachedLookup, KeyedQueue, type ReactionTarget } from "@chorus/channel-kit";
+import { BotReactionRecord, type CachedLookup, type ReactionTarget } from "@chorus/channel-kit";
 import {
   type ChannelInstance,
   type ChannelStore,
@@ -33,7 +33,6 @@ export function createReactions(
   isBig: () => boolean,
 ): TelegramReactions {
   /** Calls on one message run in the order they were made. */
-  const queue = new KeyedQueue();
   const record = new BotReactionRecord(store);
 
   /**
@@ -55,8 +54,12 @@ export function createReactions(
     return form;
   };
 
-  const apply = async (chatId: string, messageId: number, intent: ReactionIntent): Promise<ReactResult> => {
-    const target: ReactionTarget = { conversationId: chatId, messageId: String(messageId) };
+  const apply = async (
+    chatId: string,
+    messageId: number,
+    target: ReactionTarget,
+    intent: ReactionIntent,
+  ): Promise<ReactResult> => {
     const held = await record.held(target);
     if (intent.op === "clear") {
       // Always sent: the record may be older than the message (a restart on an empty store).
@@ -94,8 +97,10 @@ export function createReactions(
           `message ${ref.messageId} in ${ref.conversationId} is not a Telegram message`,
         );
       }
+      // One call at a time per message, with this instance's successor too (the record's own lock).
       const { chatId, messageId } = address;
-      return queue.run(`${chatId}:${messageId}`, () => apply(chatId, messageId, intent));
+      const target: ReactionTarget = { conversationId: chatId, messageId: String(messageId) };
+      return record.exclusive(target, () => apply(chatId, messageId, target, intent));
     },
   };
 }

@@ -40,7 +40,8 @@ export function createDownload(deps: DownloadDeps) {
       `WhatsApp ${attachment.kind} ${source.directPath.split("?")[0]?.split("/").at(-1)?.slice(0, 24) ?? ""}`.trim();
     const size = source.fileLength ?? attachment.size;
     if (size !== undefined && size > options.maxBytes) throw tooLarge(what, options.maxBytes, size);
-    const signal = options.signal ?? deps.signal;
+    // The caller's signal and the instance's: a stop cancels the lookup and the download too.
+    const signal = options.signal ? AbortSignal.any([deps.signal, options.signal]) : deps.signal;
     const connection = await withRetries(() => deps.mediaConnection(), {
       retries: deps.retries,
       what: "media host lookup",

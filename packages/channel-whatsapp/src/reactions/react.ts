@@ -1,4 +1,4 @@
-import { BotReactionRecord, KeyedQueue } from "@chorus/channel-kit";
+import type { BotReactionRecord } from "@chorus/channel-kit";
 import type { ChannelInstance } from "@chorus/core";
 import { generateMessageIDV2 } from "@whiskeysockets/baileys";
 import type { MessageAcks } from "../connection/acks.js";
@@ -29,7 +29,6 @@ export interface ReactionDeps {
  */
 export function createReactions(deps: ReactionDeps): Pick<ChannelInstance, "react"> {
   /** One call per message at a time: with one slot, the order calls reach WhatsApp decides what stays. */
-  const queue = new KeyedQueue();
   return {
     async react(ref, intent) {
       // Both refusals come before any request: a group message without its author (WhatsApp
@@ -37,7 +36,7 @@ export function createReactions(deps: ReactionDeps): Pick<ChannelInstance, "reac
       const key = messageKeyOf(ref, deps.who());
       if (intent.op !== "clear") whatsappEmoji(intent);
       const target = { conversationId: key.remoteJid as string, messageId: key.id as string };
-      return queue.run(BotReactionRecord.key(target), async () => {
+      return deps.record.exclusive(target, async () => {
         const plan = planReaction((await deps.record.held(target))[0], intent);
         if (plan.send === undefined) return plan.result;
         const text = plan.send;
