@@ -75,7 +75,6 @@ export function createHandler(options: HandlerOptions): Handler {
       end = answer.outcome;
       const { model } = answer;
       metrics?.model(agent.id, model.provider, model.ms / 1000, model.error?.code);
-      if (commit.inboxId !== undefined) metrics?.handledAs(entry.plugin.id, entry.accountId, answer.outcome);
       const outcome: InboxOutcome = {
         outcome: answer.outcome,
         agent: agent.id,
@@ -97,6 +96,8 @@ export function createHandler(options: HandlerOptions): Handler {
           },
         });
         answer.committed();
+        // Counted once committed: a commit refused by a state outage leaves the row to be handled again.
+        if (commit.inboxId !== undefined) metrics?.handledAs(entry.plugin.id, entry.accountId, answer.outcome);
         if (rows.length > 0) {
           await answer.beforeReply();
           await deliver(rows);
@@ -129,7 +130,10 @@ export function createHandler(options: HandlerOptions): Handler {
       reply?: string,
       more: Pick<Completion, "buffered" | "also"> = {},
     ): Promise<boolean> => {
-      metrics?.handledAs(entry.plugin.id, entry.accountId, outcome.outcome);
+      const counted = <T>(rows: T): T => {
+        metrics?.handledAs(entry.plugin.id, entry.accountId, outcome.outcome);
+        return rows;
+      };
       const replies = reply === undefined ? [] : [draft(entry, event, reply)];
       const sessions = store.takeChanges(sessionKey);
       const completion: Completion = {
@@ -142,11 +146,11 @@ export function createHandler(options: HandlerOptions): Handler {
         ...(fence ? { fence } : {}),
       };
       if (replies.length === 0 && sessions.length === 0) {
-        step.commits.add(committer.commit(completion));
+        step.commits.add(committer.commit(completion).then(counted));
         return true;
       }
       await earlier();
-      await deliver(await committer.commit(completion));
+      await deliver(counted(await committer.commit(completion)));
       return false;
     };
     const decision = await gate.decide({
@@ -224,9 +228,9 @@ export function createHandler(options: HandlerOptions): Handler {
     } catch (error) {
       logger.error({ err: error, channel: entry.plugin.id }, "reaction handling failed");
     }
-    metrics?.handledAs(entry.plugin.id, entry.accountId, "reaction");
     await committer
       .commit({ sessionKey: "", inboxId, outcome: { outcome: "reaction" }, sessions: [], replies: [] })
+      .then(() => metrics?.handledAs(entry.plugin.id, entry.accountId, "reaction"))
       .catch((error: unknown) => logger.warn({ err: error }, "could not mark a reaction handled"));
   };
 

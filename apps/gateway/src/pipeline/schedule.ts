@@ -48,6 +48,8 @@ const FIRST_READ = 2;
 
 /** A reaction row still not done this long after it was committed was left by a crash (or a dead gateway). */
 const LOOSE_AFTER_MS = 10_000;
+/** The `meta` row the sweep writes during an outage to learn whether the state takes writes again. */
+const STATE_PROBE_KEY = "state_probe";
 
 /**
  * The schedule step: takes a session's work from the state, per session, in inbox order, one step
@@ -87,7 +89,8 @@ export class Scheduler {
 
   /** Wakes every session with rows received and not done or replies not sent, of accounts that run here. */
   sweep(): Promise<void> {
-    this.#sweeping ??= this.#sweep()
+    this.#sweeping ??= this.#writable()
+      .then(() => this.#sweep())
       .then(
         () => this.options.outage.recovered(),
         (error: unknown) => {
@@ -112,6 +115,20 @@ export class Scheduler {
   stop(): void {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
+  }
+
+  /**
+   * During an outage, a write before anything is woken: reads may work while writes fail (another
+   * process's lock, a full disk), and a turn whose commit would fail must not call the model first.
+   */
+  async #writable(): Promise<void> {
+    if (this.options.outage.since === undefined) return;
+    await this.options.state.db.tx((sql) =>
+      sql.run("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [
+        STATE_PROBE_KEY,
+        String(Date.now()),
+      ]),
+    );
   }
 
   async #sweep(): Promise<void> {
