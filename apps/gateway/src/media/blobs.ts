@@ -1,6 +1,9 @@
 import type { Sql } from "../state/index.js";
 import type { BlobFacts, IntakeOptions } from "./intake.js";
 
+/** A leftover of a put (a temp file, temp chunks, bytes no medium names) younger than this may belong to a put still running. */
+export const LEFTOVER_AFTER_MS = 60 * 60 * 1000;
+
 /** What records a medium once its bytes are in: called with the facts, it returns the work of the commit. */
 export type RecordBlob = (facts: BlobFacts) => Promise<(sql: Sql) => Promise<void>>;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ChorusError } from "@chorus/core";
 import type { Sql, SqlDb } from "../state/index.js";
-import { type Blobs, type RecordBlob, referenced } from "./blobs.js";
+import { type Blobs, LEFTOVER_AFTER_MS, type RecordBlob, referenced } from "./blobs.js";
 import { type BlobFacts, drain, type IntakeOptions, Rechunker } from "./intake.js";
 
 /** Bytes of one `media_chunks` row at most. */
@@ -14,32 +14,39 @@ async function lockHash(sql: Sql, sha256: string): Promise<void> {
 
 /**
  * Media bytes as rows of `media_chunks` (sha256, seq, ≤ 256 KiB), for PostgreSQL: every gateway of a
- * cluster reads them. A put writes its chunks as they stream in, under a temporary key, in one
- * transaction that ends by naming them by their hash (or dropping them when that hash is stored
- * already) and recording the medium: a failed or interrupted put leaves nothing. Reading fetches
- * one chunk per read of the stream.
+ * cluster reads them. A put writes its chunks as they stream in under a temporary key
+ * (`tmp-<epoch ms>-<random>`), each insert on its own, so no pooled connection waits on a slow
+ * upload; then one short transaction names them by their hash (or drops them when that hash is
+ * stored already) and records the medium. A failed put deletes its chunks; what a crash left is
+ * swept once it is old. Reading fetches one chunk per read of the stream.
  */
 export class ChunkBlobs implements Blobs {
   constructor(private readonly db: SqlDb) {}
 
-  put(stream: ReadableStream<Uint8Array>, options: IntakeOptions, record: RecordBlob): Promise<BlobFacts> {
-    return this.db.tx(async (sql) => {
-      const temp = `tmp-${randomBytes(9).toString("base64url")}`;
-      const pieces = new Rechunker(CHUNK_BYTES);
-      let seq = 0;
-      const insert = async (piece: Uint8Array) => {
-        await sql.run("INSERT INTO media_chunks (sha256, seq, bytes) VALUES ($1, $2, $3)", [temp, seq++, piece]);
-      };
+  async put(stream: ReadableStream<Uint8Array>, options: IntakeOptions, record: RecordBlob): Promise<BlobFacts> {
+    const temp = `tmp-${Date.now()}-${randomBytes(9).toString("base64url")}`;
+    const pieces = new Rechunker(CHUNK_BYTES);
+    let seq = 0;
+    const insert = async (piece: Uint8Array) => {
+      await this.db.run("INSERT INTO media_chunks (sha256, seq, bytes) VALUES ($1, $2, $3)", [temp, seq++, piece]);
+    };
+    try {
       const facts = await drain(stream, options, (chunk) => pieces.push(chunk, insert));
       await pieces.end(insert);
-      const work = await record(facts);
-      await lockHash(sql, facts.sha256);
-      const stored = await sql.one("SELECT 1 AS one FROM media_chunks WHERE sha256 = $1 LIMIT 1", [facts.sha256]);
-      if (stored || facts.size === 0) await sql.run("DELETE FROM media_chunks WHERE sha256 = $1", [temp]);
-      else await sql.run("UPDATE media_chunks SET sha256 = $1 WHERE sha256 = $2", [facts.sha256, temp]);
-      await work(sql);
-      return facts;
-    });
+      return await this.db.tx(async (sql) => {
+        const work = await record(facts);
+        await lockHash(sql, facts.sha256);
+        const stored = await sql.one("SELECT 1 AS one FROM media_chunks WHERE sha256 = $1 LIMIT 1", [facts.sha256]);
+        if (stored || facts.size === 0) await sql.run("DELETE FROM media_chunks WHERE sha256 = $1", [temp]);
+        else await sql.run("UPDATE media_chunks SET sha256 = $1 WHERE sha256 = $2", [facts.sha256, temp]);
+        await work(sql);
+        return facts;
+      });
+    } catch (error) {
+      // Best effort: what a failed delete leaves, the sweep removes.
+      await this.db.run("DELETE FROM media_chunks WHERE sha256 = $1", [temp]).catch(() => undefined);
+      throw error;
+    }
   }
 
   open(sha256: string, size: number): ReadableStream<Uint8Array> {
@@ -75,8 +82,11 @@ export class ChunkBlobs implements Blobs {
     });
   }
 
-  async sweep(): Promise<number> {
-    // A put is one transaction: an interrupted one leaves no chunks behind.
-    return 0;
+  /** Deletes the temporary chunks of puts a crash interrupted (older than `LEFTOVER_AFTER_MS`); resolves with the rows removed. */
+  sweep(now: number): Promise<number> {
+    return this.db.run(
+      "DELETE FROM media_chunks WHERE sha256 LIKE 'tmp-%' AND split_part(sha256, '-', 2)::bigint < $1",
+      [now - LEFTOVER_AFTER_MS],
+    );
   }
 }

@@ -4,12 +4,9 @@ import { dirname, join } from "node:path";
 import { KeyedQueue } from "@chorus/channel-kit";
 import type { SqlDb } from "../state/index.js";
 import { makePrivateDir } from "../support/index.js";
-import { type Blobs, type RecordBlob, referenced } from "./blobs.js";
+import { type Blobs, LEFTOVER_AFTER_MS, type RecordBlob, referenced } from "./blobs.js";
 import { fileStream, openForReading, writeAll } from "./file-stream.js";
 import { type BlobFacts, drain, type IntakeOptions } from "./intake.js";
-
-/** A leftover (a temp file, bytes no medium names) younger than this may belong to a put still running. */
-const LEFTOVER_AFTER_MS = 60 * 60 * 1000;
 
 const TEMP_PREFIX = ".tmp-";
 

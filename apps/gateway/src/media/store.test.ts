@@ -295,3 +295,37 @@ describe("the media store's files (SQLite)", () => {
     expect(left.sort()).toEqual([blobs.pathOf(kept.sha256), fresh].sort());
   });
 });
+
+describe("the media store's chunks (PostgreSQL)", () => {
+  let test: TestState;
+
+  beforeEach(async () => {
+    test = await openTestState({ backend: "postgres", url: await freshPostgresDatabase("media") });
+  });
+
+  afterEach(async () => {
+    await test.close();
+  });
+
+  const keys = async () =>
+    (await test.state.db.all<{ sha256: string }>("SELECT DISTINCT sha256 FROM media_chunks ORDER BY sha256")).map(
+      (row) => row.sha256,
+    );
+
+  it("a sweep removes the temporary chunks a crash left an hour ago, not those of a put still running", async () => {
+    const blobs = new ChunkBlobs(test.state.db);
+    const store = new DbMediaStore(test.state.db, blobs, { retentionMs: DAY });
+    const kept = await store.put(streamOf(sampleMedium("image").bytes), { maxBytes: MB });
+    const now = Date.now();
+    const crashed = `tmp-${now - 61 * 60_000}-left-by-a-crash`;
+    const running = `tmp-${now - 60_000}-a-put-still-running`;
+    for (const key of [crashed, running]) {
+      await test.state.db.run("INSERT INTO media_chunks (sha256, seq, bytes) VALUES ($1, 0, $2)", [
+        key,
+        new Uint8Array([1, 2, 3]),
+      ]);
+    }
+    expect(await blobs.sweep(now)).toBe(1);
+    expect(await keys()).toEqual([kept.sha256, running].sort());
+  });
+});
