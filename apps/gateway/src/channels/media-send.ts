@@ -68,6 +68,8 @@ export class MediaSends {
   constructor(
     private readonly state: StateStore,
     private readonly media: GatewayMedia,
+    /** Counts the bytes of media a channel took (`chorus_media_bytes_total`, out). */
+    private readonly counted?: (channel: string, bytes: number) => void,
   ) {}
 
   async send(call: MediaCall, input: MessageToolInput): Promise<MediaSent> {
@@ -185,12 +187,18 @@ export class MediaSends {
     idempotencyKey: string | undefined,
   ): Promise<MessageRef> {
     const location: GeoLocation | undefined = media?.location;
-    return call.instance().send(call.conversation, {
+    const sent = call.instance().send(call.conversation, {
       text,
       ...(media && media.media.length > 0 ? { media: outboundMedia(this.media.store, media.media) } : {}),
       ...(location ? { location } : {}),
       ...(replyTo ? { replyTo } : {}),
       ...(idempotencyKey ? { idempotencyKey } : {}),
+    });
+    const bytes = media?.media.reduce((sum, medium) => sum + medium.size, 0) ?? 0;
+    if (bytes === 0 || !this.counted) return sent;
+    return sent.then((ref) => {
+      this.counted?.(call.entry.plugin.id, bytes);
+      return ref;
     });
   }
 

@@ -85,7 +85,7 @@ function createRegistry(metrics: GatewayMetrics, sources: ScrapeSources): PromCl
   counter(metrics.modelErrors);
   counter(metrics.sends);
   counter(metrics.sendFailures);
-  // Named now, at 0 for every channel, so dashboards need no change once media move.
+  // Every channel's series, at 0 until its first medium moves.
   const channels = () => [...new Set(sources.accounts().map((a) => a.channel))];
   counter(metrics.mediaBytes, () =>
     channels().flatMap((channel) => [

@@ -136,7 +136,7 @@ export class GatewayMetrics {
     else this.sendFailures.inc([channel, code]);
   }
 
-  /** Bytes of media in or out (none move yet: the series exists, at 0, so dashboards keep their queries). */
+  /** Bytes of media in (attachments stored) or out (media a channel took). */
   media(channel: string, direction: "in" | "out", bytes: number): void {
     this.mediaBytes.inc([channel, direction], bytes);
   }

@@ -60,12 +60,15 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const kept = await openState(config, paths, logger);
   const { state, shared, gatewayId } = kept;
   const registry = new ChannelRegistry();
-  const tools = new MessageToolExecutor(registry, kept.index, new MediaSends(state, kept.media));
   // What every step counts, and the drops and refusals the operator's event stream shows.
   const metrics = new GatewayMetrics();
   const operator = new OperatorEvents();
+  const sends = new MediaSends(state, kept.media, (channel, bytes) => metrics.media(channel, "out", bytes));
+  const tools = new MessageToolExecutor(registry, kept.index, sends);
   // Inbound attachments: downloaded into the media store once, by whoever reads a message first (its turn, /v1/events, MCP).
-  const understanding = understandingFor(config, kept.media.store, state, logger);
+  const understanding = understandingFor(config, kept.media.store, state, logger, (channel, bytes) =>
+    metrics.media(channel, "in", bytes),
+  );
   const agentApi = createAgentApi({
     ...kept,
     registry,

@@ -14,6 +14,8 @@ export function understandingFor(
   store: MediaAccess,
   state: Pick<StateStore, "kv">,
   logger: Logger,
+  /** Counts the bytes of attachments stored, by channel (the gateway's media metric). */
+  counted?: (channel: string, bytes: number) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): MediaUnderstanding {
   const { transcription } = config.agents.defaults;
@@ -22,6 +24,7 @@ export function understandingFor(
     state,
     limits: { maxBytes: config.media.maxBytes, maxExtractChars: config.media.maxExtractChars },
     logger,
+    counted,
     ...(transcription ? { transcriber: new Transcriber(transcription, { env }) } : {}),
   });
 }

@@ -22,6 +22,8 @@ export interface IntakeContext {
   maxBytes: number;
   /** Takes the account's secrets out of a platform's error before the agent reads it. */
   redact(text: string): string;
+  /** Counts the bytes of an attachment stored (`chorus_media_bytes_total`, in). */
+  counted?: ((bytes: number) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -61,6 +63,7 @@ export async function intake(
       mime: medium.mime ?? attachment.mime,
       signal,
     });
+    context.counted?.(stored.size);
     return {
       item: { mediaId: stored.mediaId, mime: stored.mime, size: stored.size, filename: stored.filename },
       keep: true,

@@ -27,6 +27,8 @@ export interface MediaUnderstandingOptions {
   transcriber?: Transcriber | undefined;
   limits: MediaLimits;
   logger: Logger;
+  /** Counts the bytes of attachments stored, by channel (`chorus_media_bytes_total`, in). */
+  counted?: ((channel: string, bytes: number) => void) | undefined;
 }
 
 /** The channel account a message came through, as far as downloading its attachments goes. */
@@ -172,6 +174,7 @@ export class MessageMedia {
           store: this.options.store,
           maxBytes: this.options.limits.maxBytes,
           redact: (text) => source.redactor.text(text),
+          counted: (bytes) => this.options.counted?.(source.plugin.id, bytes),
           signal,
         });
         if (got.item.failed !== undefined)

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { runChorus } from "../support/loading-cli.js";
 import { createModelWorld, type ModelWorld } from "../support/memory-setup.js";
+import { sample } from "../support/metrics-sample.js";
 import { openEvents, type SseStream } from "../support/sse-client.js";
 import { withStateDb } from "../support/state-db.js";
 
@@ -13,12 +14,6 @@ async function trace(gateway: GatewayProcess, id: string): Promise<any> {
   const run = await runChorus(["trace", "memory", id, "--json"], { home: gateway.home });
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout).messages[0];
-}
-
-/** The value of one sample in Prometheus text (`name{labels} value`), or undefined. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
 describe("every message accounted for: outcomes on the inbox row, `chorus trace`, operator events, /metrics", () => {

@@ -9,6 +9,7 @@ import {
 } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { createModelWorld, type ModelWorld } from "../support/memory-setup.js";
+import { sample } from "../support/metrics-sample.js";
 
 const png = sampleMedium("image");
 const voice = sampleMedium("voice");
@@ -84,6 +85,11 @@ describe("inbound attachments through the real gateway process", () => {
     const [request] = w.model.requests;
     expect(lastUserText(request)).toMatch(/^what is this\?\n\[photo image\.png, \d+ bytes, mediaId med_[\w-]+\]$/);
     expect(w.model.images.map((image) => [image.mediaType, image.bytes])).toEqual([["image/png", png.bytes]]);
+    const running = gateway as GatewayProcess;
+    const metrics = await fetch(`${running.url}/metrics`, { headers: { authorization: `Bearer ${running.token}` } });
+    expect(sample(await metrics.text(), 'chorus_media_bytes_total{channel="memory",direction="in"}')).toBe(
+      png.bytes.byteLength,
+    );
   });
 
   it("a DM photo reaches an anthropic model as its base64 image block", async () => {

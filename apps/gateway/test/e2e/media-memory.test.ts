@@ -3,6 +3,7 @@ import { eventually, sampleMedium } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { createModelWorld, type ModelWorld } from "../support/memory-setup.js";
+import { sample } from "../support/metrics-sample.js";
 
 const MB = 1024 * 1024;
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
@@ -52,6 +53,10 @@ describe("sending media to the memory platform through the real gateway", () => 
     expect(same(media.media[0]?.bytes, png)).toBe(true);
     expect(same(media.media[1]?.bytes, archive)).toBe(true);
     expect(world.platform.messageMedia(pin as string).location).toMatchObject({ latitude: 43.2965, longitude: 5.3698 });
+    const metrics = await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${gateway.token}` } });
+    expect(sample(await metrics.text(), 'chorus_media_bytes_total{channel="memory",direction="out"}')).toBe(
+      png.byteLength + archive.byteLength,
+    );
   });
 
   it("the agent's message tool sends media in a turn", async () => {
