@@ -62,12 +62,11 @@ export function registerMediaRoutes(app: Hono, options: MediaRoutesOptions): voi
     try {
       stored = multipart
         ? await takeMultipartFile(capped.stream, contentType, (part) =>
-            media.store.put(part.stream, { maxBytes: media.maxBytes, filename: part.filename, mime: part.mime }),
+            media.store.put(part.stream, { maxBytes: media.maxBytes, filename: part.filename }),
           )
         : await media.store.put(capped.stream, {
             maxBytes: media.maxBytes,
             filename: c.req.query("filename") ?? filenameOfDisposition(c.req.header("content-disposition")),
-            mime: contentType,
           });
     } catch (error) {
       if (!isChorusError(error)) throw error;

@@ -2,7 +2,7 @@ import { collectBytes } from "@chorus/channel-kit";
 import { ChorusError, formatBytes, toChorusError } from "@chorus/core";
 import { z } from "zod";
 import type { MediaLinks, MediaStore, StoredMedium } from "../media/index.js";
-import { extractText, readableAs } from "../understand/index.js";
+import { extractText, MODEL_IMAGE_TYPES, readableAs } from "../understand/index.js";
 import type { McpContent } from "./content.js";
 import type { McpTool, McpToolResult } from "./server.js";
 
@@ -21,7 +21,6 @@ export interface McpMediaOptions {
 export const INLINE_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Picture types MCP clients and the models behind them show. */
-const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 const NOTHING = new Uint8Array();
 
@@ -63,7 +62,7 @@ export async function getMedia(args: unknown, options: McpMediaOptions): Promise
   const { medium, stream } = await options.store.open(parsed.data.mediaId);
   const url = options.links.link(medium.mediaId);
   const mime = (medium.mime.split(";")[0] ?? medium.mime).trim().toLowerCase();
-  const inline: "image" | "audio" | undefined = IMAGE_TYPES.has(mime)
+  const inline: "image" | "audio" | undefined = MODEL_IMAGE_TYPES.has(mime)
     ? "image"
     : mime.startsWith("audio/")
       ? "audio"

@@ -12,6 +12,7 @@ export {
   outboxMediaOf,
   type PlannedMedium,
   recordOutboxMedia,
+  storedStream,
 } from "./outbox-media.js";
 export { type Resolve, systemResolve } from "./pinned-lookup.js";
 export { capOf, type PlanContext, type PlannedSend, planSend, type SendToPlan } from "./plan-send.js";

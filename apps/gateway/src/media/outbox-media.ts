@@ -75,7 +75,7 @@ export function outboundMedia(store: MediaStore, planned: readonly PlannedMedium
 }
 
 /** A stored medium's bytes, opened on the first read (a plugin's `open()` is synchronous). */
-function storedStream(store: MediaStore, mediaId: string): ReadableStream<Uint8Array> {
+export function storedStream(store: Pick<MediaStore, "open">, mediaId: string): ReadableStream<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>(
     {

@@ -78,7 +78,6 @@ export async function mediumFromUrl(
   const medium = await options.store.put(fetched.stream, {
     maxBytes: options.maxBytes,
     filename: name,
-    mime: fetched.mime,
     signal: options.signal,
   });
   return { medium, filename: medium.filename, ...(fetched.public ? { publicUrl: url } : {}) };

@@ -22,8 +22,6 @@ export interface PutMediumOptions {
   /** Stop with `E_TOO_LARGE` past this many bytes, storing nothing. */
   readonly maxBytes: number;
   readonly filename?: string | undefined;
-  /** What the source said (a header, the platform); the bytes decide where they disagree. */
-  readonly mime?: string | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 

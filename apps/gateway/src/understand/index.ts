@@ -21,4 +21,4 @@ export {
   MessageMedia,
   NOT_CONFIGURED,
 } from "./understanding.js";
-export { imageLimit, isPicture, unseenBecause } from "./vision.js";
+export { imageLimit, isPicture, MODEL_IMAGE_TYPES, unseenBecause } from "./vision.js";

@@ -60,7 +60,6 @@ export async function intake(
     const stored = await store.put(capStream(medium.stream, maxBytes, what), {
       maxBytes,
       filename: attachment.filename,
-      mime: medium.mime ?? attachment.mime,
       signal,
     });
     context.counted?.(stored.size);

@@ -2,19 +2,18 @@ import { randomBytes } from "node:crypto";
 import { Redactor, streamOf, tooLarge } from "@chorus/channel-kit";
 import {
   type Attachment,
-  type AttachmentKind,
   type ChannelCapabilities,
   ChorusError,
   type DownloadOptions,
   type MediaCapabilities,
 } from "@chorus/core";
-import type { MediaStore, PutMediumOptions, StoredMedium } from "../media/index.js";
+import { type MediaStore, type PutMediumOptions, type StoredMedium, sniffMedium } from "../media/index.js";
 import { fullCapabilities } from "../testing/index.js";
 
 /**
  * A small media store in memory, for tests of what reads attachments: streamed in under `maxBytes`
- * (`E_TOO_LARGE` past it, nothing kept), its type sniffed from the first bytes as the real store
- * does for the samples tests use (PNG, JPEG, WebP, Ogg, MP3, PDF), each put its own `med_` id.
+ * (`E_TOO_LARGE` past it, nothing kept), its type sniffed from the bytes by the real store's
+ * sniffer, each put its own `med_` id.
  */
 export class MemoryMediaStore implements MediaStore {
   readonly media = new Map<string, { medium: StoredMedium; bytes: Uint8Array }>();
@@ -29,14 +28,7 @@ export class MemoryMediaStore implements MediaStore {
       chunks.push(chunk);
     }
     const all = new Uint8Array(Buffer.concat(chunks));
-    const mime = sniff(all) ?? options.mime ?? "application/octet-stream";
-    const kind: AttachmentKind = mime.startsWith("image/")
-      ? "image"
-      : mime.startsWith("audio/")
-        ? "audio"
-        : mime.startsWith("video/")
-          ? "video"
-          : "file";
+    const { mime, kind } = await sniffMedium(all, true);
     const medium: StoredMedium = {
       mediaId: `med_${randomBytes(12).toString("base64url")}`,
       sha256: "",
@@ -64,17 +56,6 @@ export class MemoryMediaStore implements MediaStore {
   async prune(): Promise<number> {
     return 0;
   }
-}
-
-function sniff(bytes: Uint8Array): string | undefined {
-  const ascii = (from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString("latin1");
-  if (ascii(1, 4) === "PNG") return "image/png";
-  if (bytes[0] === 0xff && bytes[1] === 0xd8) return "image/jpeg";
-  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "image/webp";
-  if (ascii(0, 4) === "OggS") return "audio/ogg";
-  if (ascii(0, 3) === "ID3") return "audio/mpeg";
-  if (ascii(0, 5) === "%PDF-") return "application/pdf";
-  return undefined;
 }
 
 /** A file the test channel serves, by the `source.id` of an attachment. */

@@ -1,3 +1,4 @@
+import { KeyedQueue } from "@chorus/channel-kit";
 import type { StateStore } from "../state/index.js";
 import type { ItemRecord } from "./types.js";
 
@@ -18,8 +19,8 @@ const PRUNE_EVERY_MS = 3_600_000;
  */
 export class IntakeRecords {
   #prunedAt = 0;
-  /** The last update of each row in flight here: the next one waits for it. */
-  readonly #updates = new Map<number, Promise<void>>();
+  /** Updates of one row run one after another here. */
+  readonly #updates = new KeyedQueue();
 
   constructor(private readonly state: Pick<StateStore, "kv">) {}
 
@@ -44,22 +45,11 @@ export class IntakeRecords {
     row: number,
     work: (items: (ItemRecord | undefined)[]) => Promise<boolean>,
   ): Promise<(ItemRecord | undefined)[]> {
-    const before = this.#updates.get(row) ?? Promise.resolve();
-    let done = () => {};
-    const turn = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const mine = before.then(() => turn);
-    this.#updates.set(row, mine);
-    await before;
-    try {
+    return this.#updates.run(String(row), async () => {
       const items = await this.read(row);
       if (await work(items)) await this.write(row, items);
       return items;
-    } finally {
-      done();
-      if (this.#updates.get(row) === mine) this.#updates.delete(row);
-    }
+    });
   }
 
   /** Keeps row `row`'s records (the whole list, `null` where an attachment has none yet). */

@@ -10,6 +10,7 @@ import {
 } from "@chorus/core";
 import type { Logger } from "pino";
 import { acceptsImages, type ModelConfig } from "../config/index.js";
+import { storedStream } from "../media/index.js";
 import type { StateStore } from "../state/index.js";
 import { extractText, readableAs } from "./extract.js";
 import { hasBytes, intake } from "./intake.js";
@@ -219,7 +220,7 @@ export class MessageMedia {
         size: item.size ?? 0,
         mime: item.mime ?? "application/octet-stream",
         filename: item.filename ?? "audio",
-        open: () => opened(store, mediaId),
+        open: () => storedStream(store, mediaId),
       };
       item.transcript = await transcriber.transcribe(audio, signal);
       return true;
@@ -278,17 +279,3 @@ function isShort(attachment: Attachment): boolean {
 }
 
 const NOTHING = new Uint8Array();
-
-/** The medium's bytes, opened in the store when first read (an upload that never starts opens nothing). */
-function opened(store: MediaAccess, mediaId: string): ReadableStream<Uint8Array> {
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      reader ??= (await store.open(mediaId)).stream.getReader();
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: (reason) => reader?.cancel(reason),
-  });
-}

@@ -3,7 +3,8 @@ import type { ModelProvider } from "../config/index.js";
 import type { ItemRecord } from "./types.js";
 
 /** Image types every provider takes as image input (OpenAI, Anthropic, Gemini, Ollama's vision models). */
-const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+/** The image types every model provider takes as image input. */
+export const MODEL_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
 
 /** Bytes of one image a provider takes: Anthropic's API 5 MB, OpenAI's and Gemini's inline data 20 MB. */
 export function imageLimit(provider: ModelProvider): number {
@@ -21,7 +22,7 @@ export function isPicture(attachment: Attachment): boolean {
  */
 export function unseenBecause(item: ItemRecord, provider: ModelProvider): string | undefined {
   const mime = (item.mime ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  if (!IMAGE_TYPES.has(mime)) return `not shown: ${mime || "its type"} is not an image type models take`;
+  if (!MODEL_IMAGE_TYPES.has(mime)) return `not shown: ${mime || "its type"} is not an image type models take`;
   const limit = imageLimit(provider);
   if (item.size !== undefined && item.size > limit)
     return `not shown: ${formatBytes(item.size)}, over the ${formatBytes(limit)} the model takes`;
