@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { abortableDelay, BoundedMap, backoffDelay } from "@chorus/channel-kit";
+import { BoundedMap } from "@chorus/channel-kit";
 import {
   type ChannelInstance,
   ChorusError,
@@ -19,7 +19,7 @@ import {
   planSend,
   recordOutboxMedia,
 } from "../media/index.js";
-import { isStateUnavailable, type StateStore } from "../state/index.js";
+import { recordFate, type StateStore } from "../state/index.js";
 import type { ChannelEntry } from "./registry.js";
 
 /** One `send` of the executor, as the media path needs it. */
@@ -48,9 +48,6 @@ interface Recorded {
 
 /** Rows of its own sends a process remembers (a delivery racing a send it made finds the send's outcome). */
 const REMEMBERED_ROWS = 10_000;
-
-/** Waits between attempts to record a message's fate while the state is unavailable: 0.25 s doubling to 5 s. */
-const RECORD_RETRY = { initialMs: 250, maxMs: 5_000, jitter: 0.2 };
 
 /**
  * `send` with media or a location (DESIGN §2.6), on every path (agent, HTTP, MCP): each item is
@@ -130,13 +127,13 @@ export class MediaSends {
           row.idempotencyKey,
         );
         refs.push(ref);
-        await keepTrying(() => this.state.outbox.markSent({ id: row.id }, ref.messageId, Date.now()));
+        await recordFate(() => this.state.outbox.markSent({ id: row.id }, ref.messageId, Date.now()));
         flight?.resolve(ref.messageId);
       } catch (error) {
         // This message and the ones after it are not sent: failed, so no sweep sends them after the caller heard so.
         const failure = toChorusError(error, `${entry.plugin.label} could not send`);
         for (const left of rows.slice(index)) {
-          await keepTrying(() =>
+          await recordFate(() =>
             this.state.outbox.markFailed(left.id, Date.now(), `${failure.code}: ${failure.message}`),
           );
           flights.get(left.id)?.reject(failure);
@@ -222,19 +219,6 @@ function partly(failure: ChorusError, sent: readonly MessageRef[]): ChorusError 
     ...(failure.hint ? { hint: failure.hint } : {}),
     details: { ...(failure.details ?? {}), sentMessageIds: sent.map((ref) => ref.messageId) },
   });
-}
-
-/** Records a message's fate, trying again while the state is unavailable: one that went out and is not marked would go out again. */
-async function keepTrying(write: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await write();
-      return;
-    } catch (error) {
-      if (!isStateUnavailable(error)) throw error;
-      await abortableDelay(backoffDelay(attempt, RECORD_RETRY));
-    }
-  }
 }
 
 /**

@@ -1,28 +1,8 @@
-import { abortableDelay, backoffDelay } from "@chorus/channel-kit";
 import { toChorusError } from "@chorus/core";
 import type { Logger } from "pino";
 import type { MessageToolCalls, TurnScope } from "../channels/index.js";
 import type { GatewayMetrics } from "../metrics/index.js";
-import { isStateUnavailable, type OutboxRow, type StateStore } from "../state/index.js";
-
-/** Waits between attempts to record a reply's fate while the state is unavailable: 0.25 s doubling to 5 s. */
-const RECORD_RETRY = { initialMs: 250, maxMs: 5_000, jitter: 0.2 };
-
-/**
- * Records what became of a reply, trying again while the state is unavailable: a reply that went out
- * and was not marked sent would be sent again once the state is back.
- */
-async function record(write: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await write();
-      return;
-    } catch (error) {
-      if (!isStateUnavailable(error)) throw error;
-      await abortableDelay(backoffDelay(attempt, RECORD_RETRY));
-    }
-  }
-}
+import { type OutboxRow, recordFate, type StateStore } from "../state/index.js";
 
 /** Sends committed replies in order; resolves with each one's platform message id (undefined: not sent). */
 export type Deliver = (rows: readonly OutboxRow[]) => Promise<(string | undefined)[]>;
@@ -64,11 +44,11 @@ export function createDeliver(options: {
         return undefined;
       }
       logger.warn({ sessionKey: row.sessionKey, err: failure.message }, "could not send the reply");
-      await record(() => state.outbox.markFailed(row.id, Date.now(), said));
+      await recordFate(() => state.outbox.markFailed(row.id, Date.now(), said));
       return undefined;
     }
     metrics?.delivery(row.channel);
-    await record(() => state.outbox.markSent(row, messageId, Date.now()));
+    await recordFate(() => state.outbox.markSent(row, messageId, Date.now()));
     return messageId;
   };
   return async (rows) => {

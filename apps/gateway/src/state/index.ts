@@ -13,6 +13,7 @@ export {
   type ShowAttachments,
   withoutSource,
 } from "./recent-messages.js";
+export { recordFate } from "./record-fate.js";
 export type { MessageLookup } from "./refs-table.js";
 export type { SessionRow } from "./sessions-table.js";
 export { redactUrl } from "./sql/redact-url.js";
