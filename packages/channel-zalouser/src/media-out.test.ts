@@ -101,6 +101,19 @@ describe("media out, through zca-js's own upload calls to the fake Zalo", () => 
     expect(world.fake.botMessages(TEAM)).toHaveLength(3);
   });
 
+  it("text answering a message goes first, quoting it (a caption cannot quote); the photo follows without it", async () => {
+    world = await linkedChannel();
+    const question = await world.fake.personSends({ from: ANN.id, group: TEAM, text: "the chart?" });
+    const trigger = await world.inbound(question.msgId);
+    await world.running.instance.send({ id: TEAM }, { text: "here", replyTo: trigger.ref, media: [sample("image")] });
+    expect(
+      world.fake.botMessages(TEAM).map((m) => [m.text, m.quoteOf, m.medium?.kind, m.medium?.caption ?? ""]),
+    ).toEqual([
+      ["here", question.msgId, undefined, ""],
+      ["", undefined, "photo", ""],
+    ]);
+  });
+
   it("a video and a file named like a photo go out as files, not through the photo upload", async () => {
     world = await linkedChannel();
     const clip = await world.running.instance.send({ id: TEAM }, { text: "", media: [sample("video")] });

@@ -133,8 +133,10 @@ export function createOutbound(deps: {
         .join("\n\n");
       const media = message.media ?? [];
       const [first] = media;
-      // The text rides on the first medium where it carries a caption (a photo), else goes first.
-      const riding = first !== undefined && carriesCaption(first);
+      // The text rides on the first medium where it carries a caption (a photo), else goes first: a
+      // caption cannot quote or mention, so text that does goes first as a message of its own.
+      const quotes = message.replyTo !== undefined || (message.mentions?.length ?? 0) > 0;
+      const riding = first !== undefined && carriesCaption(first) && !quotes;
       const refs = riding || said === "" ? [] : await sendText(conversation, kind, said, message);
       const sentMedia: MessageRef[] = [];
       for (const medium of media) {
