@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { ServerResponse } from "node:http";
-import { createFakeServer, type FakeResponse, type FakeServer, text } from "@chorus/testkit";
+import { createFakeServer, type FakeResponse, type FakeServer, mediumResponse, text } from "@chorus/testkit";
 
 /** A file the CDN serves. */
 export interface CdnFile {
@@ -10,8 +9,6 @@ export interface CdnFile {
 
 /** Discord signs attachment URLs for about a day. */
 const DAY_MS = 86_400_000;
-/** Bytes written per chunk of a download, each after the socket took the one before. */
-const CHUNK = 64 * 1024;
 /** What the CDN answers for an expired, unsigned or unknown attachment URL. */
 const GONE = "This content is no longer available.";
 
@@ -110,33 +107,11 @@ export class FakeCdn {
 
   #serve(file: CdnFile | undefined): FakeResponse {
     if (!file) return text(404, GONE);
-    const { bytes } = file;
-    return {
-      status: 200,
-      headers: {
-        "content-type": file.contentType ?? "application/octet-stream",
-        "content-length": bytes.byteLength,
+    return mediumResponse(file.bytes, {
+      headers: { "content-type": file.contentType ?? "application/octet-stream" },
+      served: (bytes) => {
+        this.bytesServed += bytes;
       },
-      stream: (res) => this.#write(res, bytes),
-    };
-  }
-
-  /** Writes `bytes` chunk by chunk, each once the socket took the one before; stops when the client goes. */
-  #write(res: ServerResponse, bytes: Uint8Array): void {
-    let offset = 0;
-    const pump = (): void => {
-      while (offset < bytes.byteLength) {
-        if (res.destroyed) return;
-        const chunk = bytes.subarray(offset, offset + CHUNK);
-        offset += chunk.byteLength;
-        this.bytesServed += chunk.byteLength;
-        if (!res.write(chunk)) {
-          res.once("drain", pump);
-          return;
-        }
-      }
-      res.end();
-    };
-    pump();
+    });
   }
 }
