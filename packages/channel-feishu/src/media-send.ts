@@ -1,5 +1,5 @@
 import { tooLarge } from "@chorus/channel-kit";
-import { ChorusError, formatBytes, type Logger, type OutboundMedium } from "@chorus/core";
+import { formatBytes, type Logger, type OutboundMedium } from "@chorus/core";
 import { FEISHU_MAX_FILE_BYTES, FEISHU_MAX_IMAGE_BYTES } from "./media.js";
 import { imageFormat, mp4Facts, oggOpusFacts } from "./media-probe.js";
 import type { Ffmpeg } from "./transcode.js";
@@ -24,9 +24,8 @@ export function checkMediaLimits(media: readonly OutboundMedium[]): void {
   for (const medium of media) {
     const limit = limitOf(medium.kind);
     if (medium.size <= limit) continue;
-    const base = tooLarge(`"${medium.filename}"`, limit, medium.size);
-    throw new ChorusError("E_TOO_LARGE", base.message, {
-      details: { ...base.details, kind: medium.kind },
+    throw tooLarge(`"${medium.filename}"`, limit, medium.size, {
+      kind: medium.kind,
       hint:
         limit === FEISHU_MAX_IMAGE_BYTES
           ? `Feishu takes images of up to ${formatBytes(limit)}; send it as a file (up to ${formatBytes(FEISHU_MAX_FILE_BYTES)}).`

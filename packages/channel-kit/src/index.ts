@@ -20,6 +20,7 @@ export {
   type MultipartPart,
   multipartBody,
   streamOf,
+  type TooLargeExtra,
   tooLarge,
 } from "./media/index.js";
 export { originOf, type ProbeAnswer, probeRequest, unreachable } from "./probe.js";

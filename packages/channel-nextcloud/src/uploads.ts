@@ -6,7 +6,7 @@ import {
   type Redactor,
   tooLarge,
 } from "@chorus/channel-kit";
-import { ChorusError, formatBytes, type OutboundMedium } from "@chorus/core";
+import { type ChorusError, formatBytes, type OutboundMedium } from "@chorus/core";
 import { envelopeOf, readOcs } from "./client.js";
 import type { NextcloudConfig, NextcloudFilesConfig } from "./config.js";
 import type { NextcloudDav } from "./dav.js";
@@ -62,9 +62,8 @@ export function createUploads(
     check(media) {
       for (const medium of media) {
         if (medium.size > files.maxUploadBytes) {
-          const base = tooLarge(`"${medium.filename}"`, files.maxUploadBytes, medium.size);
-          throw new ChorusError("E_TOO_LARGE", base.message, {
-            details: { ...base.details, kind: medium.kind },
+          throw tooLarge(`"${medium.filename}"`, files.maxUploadBytes, medium.size, {
+            kind: medium.kind,
             hint: `This Nextcloud takes uploads of up to ${formatBytes(files.maxUploadBytes)} (channels.nextcloud.files.maxUploadBytes).`,
           });
         }

@@ -66,9 +66,8 @@ export function checkMedia(media: readonly OutboundMedium[]): void {
       throw new ChorusError("E_INVALID_INPUT", `"${medium.filename}" is empty: Signal sends no empty files`);
     }
     if (medium.size > SIGNAL_MAX_UPLOAD || dataUriLength(medium) > SIGNAL_CLI_MAX_STRING) {
-      const base = tooLarge(`"${medium.filename}"`, SIGNAL_MAX_UPLOAD, medium.size);
-      throw new ChorusError("E_TOO_LARGE", base.message, {
-        details: { ...base.details, kind: medium.kind },
+      throw tooLarge(`"${medium.filename}"`, SIGNAL_MAX_UPLOAD, medium.size, {
+        kind: medium.kind,
         hint: `signal-cli takes a file of up to ${formatBytes(SIGNAL_MAX_UPLOAD)} over its JSON-RPC (one JSON string of at most 20,000,000 characters); send a link to a larger one.`,
       });
     }

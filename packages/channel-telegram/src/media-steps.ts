@@ -1,6 +1,5 @@
 import { tooLarge } from "@chorus/channel-kit";
 import {
-  ChorusError,
   formatBytes,
   type GeoLocation,
   type OutboundMedium,
@@ -103,10 +102,9 @@ export function checkMediaLimits(media: readonly OutboundMedium[]): void {
   for (const medium of media) {
     const limit = sendLimitOf(telegramMediaCapabilities, medium.kind);
     if (medium.size > limit) {
-      const base = tooLarge(`"${medium.filename}"`, limit, medium.size);
       const photo = medium.kind === "image";
-      throw new ChorusError("E_TOO_LARGE", base.message, {
-        details: { ...base.details, kind: medium.kind },
+      throw tooLarge(`"${medium.filename}"`, limit, medium.size, {
+        kind: medium.kind,
         hint: photo
           ? `Telegram takes photos of up to ${formatBytes(limit)}; send it as a file (up to ${formatBytes(TELEGRAM_MAX_UPLOAD)}).`
           : `Telegram takes uploads of up to ${formatBytes(limit)}.`,

@@ -81,9 +81,7 @@ export function checkAgainstSession(
 ): void {
   const mb = path === "photo" ? sharefile?.max_size_original_photo : sharefile?.max_size_share_file_v3;
   if (typeof mb === "number" && mb > 0 && medium.size > mb * MB) {
-    const error = tooLarge(`"${medium.filename}"`, mb * MB, medium.size);
-    throw new ChorusError("E_TOO_LARGE", error.message, {
-      details: error.details ?? {},
+    throw tooLarge(`"${medium.filename}"`, mb * MB, medium.size, {
       hint: `This Zalo session takes ${path === "photo" ? "photos" : "files"} of up to ${formatBytes(mb * MB)} (the limit Zalo handed out at login).`,
     });
   }

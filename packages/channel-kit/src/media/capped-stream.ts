@@ -1,12 +1,23 @@
 import { ChorusError, formatBytes } from "@chorus/core";
 
+/** What a refusal of a medium over a platform's limit adds: the medium's kind, and what to do instead. */
+export interface TooLargeExtra {
+  kind?: string;
+  hint?: string;
+}
+
 /** `E_TOO_LARGE` for a medium over `limit` bytes (`size` where it is known). */
-export function tooLarge(what: string, limit: number, size?: number): ChorusError {
+export function tooLarge(what: string, limit: number, size?: number, extra: TooLargeExtra = {}): ChorusError {
   // "is 5 MB, over 5 MB" says nothing: where both round alike, only the limit is named.
   const shown = size === undefined || formatBytes(size) === formatBytes(limit) ? undefined : formatBytes(size);
   const over = shown === undefined ? `is over ${formatBytes(limit)}` : `is ${shown}, over ${formatBytes(limit)}`;
   return new ChorusError("E_TOO_LARGE", `${what} ${over}.`, {
-    details: { limit, ...(size !== undefined ? { size } : {}) },
+    details: {
+      limit,
+      ...(size !== undefined ? { size } : {}),
+      ...(extra.kind !== undefined ? { kind: extra.kind } : {}),
+    },
+    ...(extra.hint !== undefined ? { hint: extra.hint } : {}),
   });
 }
 

@@ -1,14 +1,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { tooLarge } from "@chorus/channel-kit";
-import {
-  ChorusError,
-  formatBytes,
-  type GeoLocation,
-  type Logger,
-  type OutboundMedium,
-  sendLimitOf,
-} from "@chorus/core";
+import { formatBytes, type GeoLocation, type Logger, type OutboundMedium, sendLimitOf } from "@chorus/core";
 import type { AnyMessageContent } from "@whiskeysockets/baileys";
 import { WHATSAPP_MAX_DOCUMENT, whatsappMediaCapabilities } from "./capabilities.js";
 import { findFfmpeg, transcodeToOpus } from "./ffmpeg.js";
@@ -50,11 +43,10 @@ export function checkMediaLimits(media: readonly OutboundMedium[]): void {
   for (const medium of media) {
     const limit = sendLimitOf(whatsappMediaCapabilities, medium.kind);
     if (medium.size <= limit) continue;
-    const base = tooLarge(`"${medium.filename}"`, limit, medium.size);
     const fallback =
       medium.kind === "sticker" ? "an image" : `a file (a document, up to ${formatBytes(WHATSAPP_MAX_DOCUMENT)})`;
-    throw new ChorusError("E_TOO_LARGE", base.message, {
-      details: { ...base.details, kind: medium.kind },
+    throw tooLarge(`"${medium.filename}"`, limit, medium.size, {
+      kind: medium.kind,
       hint:
         medium.kind === "file"
           ? `WhatsApp takes documents of up to ${formatBytes(WHATSAPP_MAX_DOCUMENT)}.`
