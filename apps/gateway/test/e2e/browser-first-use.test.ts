@@ -139,7 +139,8 @@ describe("the webchat a new user meets, in Chromium on a desktop and a phone", (
         await page.getByTestId("rooms-more").waitFor();
         await page.locator('[data-testid="room"][data-room="lobby"]').click();
         await page.locator('[data-testid="room"][data-room="lobby"][aria-current="page"]').waitFor();
-        expect(await inStrip()).toBe(true);
+        // The strip may still be scrolling back (smooth scrolling): the room is in view once it settled.
+        await expect.poll(inStrip, { timeout: 5_000, interval: 50 }).toBe(true);
         expect(await page.getByTestId("rooms-more").isVisible()).toBe(true);
         await page.screenshot({ path: join(shots, `${viewport}-rooms-lobby.png`) });
       }
