@@ -3,15 +3,18 @@
 // the MCP endpoint, PostgreSQL, …), so what was loaded on use still is. Node then loads a handful
 // of files at start instead of ~160 of the gateway's own modules.
 //
-// Every package stays external, resolved from node_modules as before: third-party dependencies
-// (npm installs them; the SQLite package carries native binaries), and @chorus/core, @chorus/channel-kit and zod,
-// whose classes, symbols and schemas plugins share with the gateway by identity: one copy each.
+// The libraries every start loads and nothing else shares (the HTTP server, the logger, the command
+// line) are bundled in with what they import: Node reads a few files instead of ~100 of theirs. Every
+// other package stays external, resolved from node_modules: @chorus/core, @chorus/channel-kit and zod,
+// whose classes, symbols and schemas plugins share with the gateway by identity (one copy each); the
+// SQLite package (native binaries); and what loads on first use only (PostgreSQL, the PDF reader,
+// metrics, the model providers, …), which stays out of the start's files either way.
 //
 // Then the webchat page's script, from its TypeScript in src/webchat/page/ (type-checked by
 // tsconfig.page.json), as one ES2020 browser script beside the CLI: dist/bin/webchat-page.js, with its
 // stylesheet as dist/bin/webchat-page.css. The gateway reads both on the first `GET /` (webchat/page.ts).
 import { readFile } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 import { defineConfig } from "rolldown";
 
 /** The page's sources by absolute path: its build also runs from tests, whatever their directory. */
@@ -27,19 +30,41 @@ const pageStyle = {
   },
 };
 
+/** The start's own libraries, bundled into the CLI with everything they import. */
+const BUNDLED = new Set(["hono", "@hono/node-server", "pino", "commander"]);
+
+/** A bare specifier: a package (or a Node built-in), not a file of this build. */
+const isPackage = (id) => !id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\\0");
+
+/** The package a bare specifier names: `hono/streaming` → `hono`, `@hono/node-server/x` → `@hono/node-server`. */
+const packageOf = (id) =>
+  id
+    .split("/")
+    .slice(0, id.startsWith("@") ? 2 : 1)
+    .join("/");
+
+/** Whether `id` goes into the bundle: a bundled library, or what one of them imports (not Node's own). */
+const isBundled = (id, importer) =>
+  !id.startsWith("node:") &&
+  (BUNDLED.has(packageOf(id)) || importer?.includes(`${sep}node_modules${sep}`) === true);
+
 export default defineConfig([
   {
     // The library entry (`@chorus/gateway`'s exports) is bundled beside the CLI, sharing its chunks, so
     // the package ships one copy of the gateway's code, not the bundle and tsc's files both.
     input: { chorus: "dist/cli/main.js", index: "dist/index.js" },
     platform: "node",
-    external: (id) => !id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\0"),
+    external: (id, importer) => isPackage(id) && !isBundled(id, importer),
     output: {
       dir: "dist/bin",
       cleanDir: true,
       format: "esm",
       entryFileNames: "[name].js",
       chunkFileNames: "[name]-[hash].js",
+      // Source held by V8 as one byte per character (a non-ASCII character anywhere makes it two) and
+      // without comments: less to scan at start and to keep. Legal notices stay; the maps point to dist/.
+      charset: "ascii",
+      comments: { legal: true, annotation: true, jsdoc: false },
       // Maps from each chunk to the dist/ modules in it: test/e2e/start-modules.test.ts reads them
       // to tell which modules a start loaded. (Not published: `files` leaves out *.map.)
       sourcemap: true,

@@ -1,5 +1,5 @@
 import { retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** `channels.hello`: where the platform is, the bot's token, and the kit's retry keys. */
 export const helloConfigSchema = z

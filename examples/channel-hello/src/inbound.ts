@@ -1,5 +1,4 @@
-import { ChorusError, type InboundEvent, type MessageRef, mintRef, type RefScope } from "@chorus/core";
-import { z } from "zod";
+import { ChorusError, type InboundEvent, type MessageRef, mintRef, type RefScope, z } from "@chorus/core";
 
 const user = z.object({ id: z.string().min(1), name: z.string() });
 const message = z.object({

@@ -1,5 +1,5 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** Config keys whose values are secrets: never shown, and removed from every log line, error and status. */
 export const DISCORD_SECRET_KEYS = ["token"] as const;

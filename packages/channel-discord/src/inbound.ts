@@ -1,10 +1,11 @@
-import type {
-  Conversation,
-  InboundEvent,
-  InboundMessageEvent,
-  InboundReactionEvent,
-  Participant,
-  RefScope,
+import {
+  type Conversation,
+  type InboundEvent,
+  type InboundMessageEvent,
+  type InboundReactionEvent,
+  type Participant,
+  type RefScope,
+  z,
 } from "@chorus/core";
 import {
   ChannelType,
@@ -16,7 +17,6 @@ import {
   type PartialUser,
   type User,
 } from "discord.js";
-import { z } from "zod";
 import { attachmentsOf } from "./attachments.js";
 import { reactionEmojiKey } from "./emoji.js";
 import { discordMessageRef } from "./ref.js";

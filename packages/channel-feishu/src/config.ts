@@ -1,5 +1,5 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** Where each named domain's Open API lives; a URL (self-hosted, a test fake) is used as it is. */
 export const FEISHU_DOMAINS = {

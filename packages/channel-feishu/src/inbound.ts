@@ -7,8 +7,8 @@ import {
   mintRef,
   type RefScope,
   type ReplyContext,
+  type z,
 } from "@chorus/core";
-import type { z } from "zod";
 import { attachmentsOf, MEDIUM_MESSAGE_TYPES } from "./attachments.js";
 import { plainText } from "./content.js";
 import type { FeishuDirectory } from "./directory.js";

@@ -7,7 +7,7 @@
  * Events reach the handlers as the SDK's `EventDispatcher` hands them over: the schema 2.0
  * envelope `{ schema, header, event }` flattened into one object (`event_id` beside `message`).
  */
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** The three ids Feishu gives a person; which ones are present depends on the app's scopes. */
 export const userIdSchema = z.object({

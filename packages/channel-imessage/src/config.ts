@@ -1,5 +1,5 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /**
  * `channels.imessage` (or one server under `channels.imessage.accounts.<name>`). The gateway picks

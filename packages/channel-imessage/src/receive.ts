@@ -1,6 +1,5 @@
 import { createReceiver, type Receipt } from "@chorus/channel-kit";
-import { ChorusError, type InboundEvent, type Logger, type RefScope } from "@chorus/core";
-import type { z } from "zod";
+import { ChorusError, type InboundEvent, type Logger, type RefScope, type z } from "@chorus/core";
 import type { BlueBubblesClient } from "./client.js";
 import { normalizeMessage } from "./inbound.js";
 import type { OwnMessages } from "./own-messages.js";

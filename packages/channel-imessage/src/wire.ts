@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /**
  * BlueBubbles Server's own shapes, as its serialisers write them (bluebubbles-server

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /**
  * The config keys every channel client shares, with one set of defaults: spread into a channel's

@@ -1,5 +1,5 @@
 import { retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** `channels.nextcloud.files`: the Nextcloud user the bot uploads and downloads files as. */
 export const nextcloudFilesSchema = z

@@ -5,8 +5,8 @@ import {
   mintRef,
   type Participant,
   type RefScope,
+  type z,
 } from "@chorus/core";
-import type { z } from "zod";
 import { attachmentsOf } from "./attachments.js";
 import { readNote } from "./note.js";
 import {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /**
  * Nextcloud Talk's own shapes: the Activity Streams 2.0 bodies of bot webhooks (spreed

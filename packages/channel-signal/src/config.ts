@@ -1,5 +1,5 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** An E.164 phone number: `+`, a country code, at most 15 digits. */
 export const E164 = /^\+[1-9]\d{6,14}$/;

@@ -4,7 +4,7 @@
  * parsed with zod: a field signal-cli changes becomes a warning naming it. signal-cli writes
  * `null` for an absent plain field and leaves out the optional ones, hence `nullish` and `optional`.
  */
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 const text = z.string().nullish();
 

@@ -1,5 +1,5 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** Where Slack's Web API lives; a loopback fake in tests. */
 export const DEFAULT_API_URL = "https://slack.com/api/";

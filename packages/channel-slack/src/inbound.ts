@@ -1,5 +1,4 @@
-import { ChorusError, type Conversation, type InboundEvent, mintRef, type RefScope } from "@chorus/core";
-import type { z } from "zod";
+import { ChorusError, type Conversation, type InboundEvent, mintRef, type RefScope, type z } from "@chorus/core";
 import { attachmentsOf, isFileStub } from "./attachments.js";
 import type { ConversationFacts, Directory } from "./directory.js";
 import { emojiOfName } from "./emoji.js";

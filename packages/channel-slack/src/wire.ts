@@ -3,7 +3,7 @@
  * envelope and the events the channel follows. Parsed with zod because it comes from the
  * network: a field Slack changes becomes a warning naming it, not a crash or a silent drop.
  */
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** Slack message timestamps: seconds and microseconds, as a string (`"1355517523.000005"`). */
 export const slackTs = z.string().regex(/^\d+\.\d+$/, "must be a Slack timestamp like 1355517523.000005");

@@ -1,5 +1,5 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 import { ALBUM_WINDOW_MS } from "./album.js";
 
 /** Telegram's rule for `secret_token`: 1–256 characters of A–Z, a–z, 0–9, `_` and `-`. */

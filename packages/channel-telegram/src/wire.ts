@@ -1,5 +1,5 @@
+import { z } from "@chorus/core";
 import type { Update } from "grammy/types";
-import { z } from "zod";
 
 /*
  * The parts of a Bot API update this plugin reads (https://core.telegram.org/bots/api#update):

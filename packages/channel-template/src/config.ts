@@ -1,5 +1,5 @@
 import { retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** `channels.acme`, or one account under `channels.acme.accounts.<name>`: the gateway picks the account. */
 export const acmeConfigSchema = z

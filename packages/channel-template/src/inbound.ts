@@ -1,5 +1,4 @@
-import { ChorusError, type InboundEvent, type MessageRef, mintRef, type RefScope } from "@chorus/core";
-import type { z } from "zod";
+import { ChorusError, type InboundEvent, type MessageRef, mintRef, type RefScope, type z } from "@chorus/core";
 import { attachmentsOf } from "./media.js";
 import { emojiOf } from "./reactions.js";
 import * as wire from "./wire.js";

@@ -10,7 +10,7 @@
  * of the schema (`z.object` lets them through unread), so a delivery the platform's own docs show
  * with a field left out, or one more, is still a message.
  */
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** A person or bot; `bot` is left out for people. Without a `name` the id stands in for it. */
 export const acmeUserSchema = z.object({

@@ -1,5 +1,5 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /**
  * Config keys whose values are secrets: none. WhatsApp has no token; the linked device's keys

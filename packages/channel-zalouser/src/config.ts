@@ -1,5 +1,5 @@
 import { reconnectOptionsShape, retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 import { DEFAULT_MEDIA_HOSTS } from "./zalo/hosts.js";
 
 const ms = (name: string, min: number) =>

@@ -1,5 +1,11 @@
-import { ChorusError, type InboundMessageEvent, type InboundReactionEvent, mintRef, type RefScope } from "@chorus/core";
-import { z } from "zod";
+import {
+  ChorusError,
+  type InboundMessageEvent,
+  type InboundReactionEvent,
+  mintRef,
+  type RefScope,
+  z,
+} from "@chorus/core";
 import { readMedium } from "./attachments.js";
 import { messageRef, type ThreadKind } from "./refs.js";
 import type { GroupFacts } from "./threads.js";

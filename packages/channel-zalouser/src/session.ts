@@ -1,5 +1,4 @@
-import { type ChannelStore, ChorusError, type JsonValue, MAX_STORE_VALUE_BYTES } from "@chorus/core";
-import { z } from "zod";
+import { type ChannelStore, ChorusError, type JsonValue, MAX_STORE_VALUE_BYTES, z } from "@chorus/core";
 
 /** The store key of the linked session. */
 export const SESSION_KEY = "session";

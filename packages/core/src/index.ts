@@ -1,3 +1,5 @@
+/** The schema library, one copy for the gateway and every first-party plugin (bundled into core's runtime). */
+export { z } from "zod";
 export type { CompactEmoji } from "./emoji/data.js";
 export {
   emojiKey,

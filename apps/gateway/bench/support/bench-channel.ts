@@ -5,8 +5,8 @@ import {
   defineChannel,
   type InboundEvent,
   type MessageRef,
+  z,
 } from "@chorus/core";
-import { z } from "zod";
 
 /** The id of the benchmark channel. */
 export const BENCH_CHANNEL_ID = "bench";

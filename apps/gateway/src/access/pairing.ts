@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { join } from "node:path";
-import { z } from "zod";
+import { z } from "@chorus/core";
 import type { ChorusPaths } from "../support/index.js";
 
 /*

@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { type ChannelPlugin, ChorusError, isChorusError } from "@chorus/core";
-import type { z } from "zod";
+import { type ChannelPlugin, ChorusError, isChorusError, type z } from "@chorus/core";
 import { ModelProviderMissingError } from "../agent/index.js";
 import {
   type ChannelAccountConfig,

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Command } from "commander";
-import { GATEWAY_PACKAGE_DIR, requirePackage } from "../support/index.js";
+import * as commander from "commander";
+import { GATEWAY_PACKAGE_DIR } from "../support/index.js";
 import { registerConfigCommands } from "./config.js";
 import { registerMessageCommands } from "./message.js";
 import { reportError } from "./output.js";
@@ -10,8 +10,6 @@ import { registerPairingCommands } from "./pairing.js";
 import { registerPluginCommands } from "./plugins.js";
 import { registerSessionsCommands } from "./sessions.js";
 import { registerTokenCommand } from "./token.js";
-
-const commander = requirePackage("commander") as typeof import("commander");
 
 const { version } = JSON.parse(readFileSync(join(GATEWAY_PACKAGE_DIR, "package.json"), "utf8")) as {
   version: string;
@@ -80,7 +78,7 @@ program
     "after",
     "\nExamples:\n  chorus channels login whatsapp\n  chorus channels login whatsapp --account work --phone 4915123456789",
   )
-  .action(async (channel: string, pluginWords: string[], _options: unknown, command: Command) => {
+  .action(async (channel: string, pluginWords: string[], _options: unknown, command: commander.Command) => {
     const { loginCommand } = await import("./login.js");
     try {
       await loginCommand(channel, command.optsWithGlobals(), {}, pluginWords);

@@ -1,6 +1,6 @@
-import { CHORUS_API_VERSION, type ChannelPlugin, ChorusError, NO_REACTIONS } from "@chorus/core";
+import { CHORUS_API_VERSION, type ChannelPlugin, ChorusError, NO_REACTIONS, z } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z as ownZod } from "zod";
 import { type ChannelAccountConfig, channelAccounts, groupConfigFor, validatePluginConfig } from "./channels.js";
 import { ConfigError } from "./errors.js";
 import type { ChannelSettings } from "./schema.js";
@@ -172,6 +172,32 @@ describe("validatePluginConfig", () => {
     ]);
     expect(error.message).not.toContain("tiny7");
     expect(error.hint).toContain("Telegram");
+  });
+
+  it("reads a schema built with the plugin's own copy of zod as it reads one built with core's", async () => {
+    // A third-party plugin importing zod itself loads a copy apart from the one bundled in core.
+    expect(ownZod.string).not.toBe(z.string);
+    const ownSchema = ownZod
+      .object({
+        botToken: ownZod.string().min(10, "botToken looks too short: copy it from @BotFather"),
+        apiRoot: ownZod.url().default("https://api.telegram.org"),
+        pollTimeoutSeconds: ownZod.number().int().min(0).default(30),
+      })
+      .strict();
+    const config = {
+      apiRoot: "http://127.0.0.1:1",
+      accounts: { work: { botToken: "tiny7", pollTimeoutSeconds: "30" } },
+    };
+    const [ours, theirs] = await Promise.all(
+      [plugin, pluginWith(ownSchema)].map((each) =>
+        rejected(validatePluginConfig(each, channelAccounts("telegram", config)[0] as ChannelAccountConfig)),
+      ),
+    );
+    expect(theirs?.issues).toEqual(ours?.issues);
+    expect(theirs?.issues.map((issue) => issue.message)).toEqual([
+      'botToken looks too short: copy it from @BotFather (got "***")',
+      'expected a number, got "30" (write 30 without quotes)',
+    ]);
   });
 
   it("names the shared top-level key when an account inherits the bad value", async () => {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** `30s`, `5m`, `1h`, `2d` or milliseconds as a number → milliseconds. */
 export const durationSchema = z.union([

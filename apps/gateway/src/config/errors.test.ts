@@ -1,5 +1,5 @@
+import { z } from "@chorus/core";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { ConfigError, type ConfigIssue, formatZodIssues } from "./errors.js";
 import { gatewayConfigSchema } from "./schema.js";
 import { closestMatch, editDistance } from "./suggest.js";

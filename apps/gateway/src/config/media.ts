@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@chorus/core";
 import { durationSchema } from "./duration.js";
 
 const MiB = 1024 * 1024;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** Keys every hosted or local model shares. */
 const modelShape = {

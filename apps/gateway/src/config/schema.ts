@@ -1,5 +1,4 @@
-import { CHANNEL_ID_PATTERN, REACTION_LEVELS, type ReactionLevel } from "@chorus/core";
-import { z } from "zod";
+import { CHANNEL_ID_PATTERN, REACTION_LEVELS, type ReactionLevel, z } from "@chorus/core";
 import { durationSchema } from "./duration.js";
 import { defaultMedia, mediaSchema } from "./media.js";
 import { modelSchema, transcriptionSchema } from "./models.js";

@@ -1,6 +1,5 @@
 import { collectBytes } from "@chorus/channel-kit";
-import { ChorusError, formatBytes, toChorusError } from "@chorus/core";
-import { z } from "zod";
+import { ChorusError, formatBytes, toChorusError, z } from "@chorus/core";
 import type { MediaLinks, MediaStore, StoredMedium } from "../media/index.js";
 import { extractText, MODEL_IMAGE_TYPES, readableAs } from "../understand/index.js";
 import type { McpContent } from "./content.js";

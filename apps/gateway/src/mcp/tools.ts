@@ -4,8 +4,8 @@ import {
   type MessageToolInput,
   type MessageToolSuccess,
   resolveReactionLevel,
+  z,
 } from "@chorus/core";
-import { z } from "zod";
 import type { ChannelEntry, ChannelRegistry } from "../channels/index.js";
 import type { RecentMessage } from "../state/index.js";
 import { MessageToolDefinitions } from "../turn/index.js";

@@ -1,5 +1,4 @@
-import { ChorusError } from "@chorus/core";
-import { z } from "zod";
+import { ChorusError, z } from "@chorus/core";
 import { type SessionSettings, sessionSettingsSchema } from "./settings.js";
 
 /** The `version` this gateway writes to `sessions.json`. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** How a group session wakes the agent: on a mention only, or on every message (DESIGN §4). */
 export type ActivationMode = "mention" | "always";

@@ -1,10 +1,7 @@
 import { Redactor } from "@chorus/channel-kit";
 import type { Logger as CoreLogger } from "@chorus/core";
-import type { DestinationStream, Logger, LoggerOptions as PinoOptions } from "pino";
+import { type DestinationStream, type Logger, type LoggerOptions as PinoOptions, pino } from "pino";
 import { redactLogValue } from "./log-redaction.js";
-import { requirePackage } from "./require-package.js";
-
-const { pino } = requirePackage("pino") as typeof import("pino");
 
 export interface LoggerOptions {
   verbose?: boolean;

@@ -1,6 +1,5 @@
-import { type ChatType, type ConversationAddress, toChorusError } from "@chorus/core";
+import { type ChatType, type ConversationAddress, toChorusError, type z } from "@chorus/core";
 import type { Logger } from "pino";
-import type { z } from "zod";
 import type { ChannelEntry } from "../channels/index.js";
 import type { typingModeSchema } from "../config/index.js";
 

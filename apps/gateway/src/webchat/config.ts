@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@chorus/core";
 import { MAX_NAME_LENGTH } from "./validate.js";
 
 /** `channels.webchat`: how the built-in webchat looks and how much it keeps. */

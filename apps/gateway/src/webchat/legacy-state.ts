@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { importLegacyFile } from "@chorus/channel-kit/state";
-import type { ChannelStore, JsonValue, Logger } from "@chorus/core";
-import { z } from "zod";
+import { type ChannelStore, type JsonValue, type Logger, z } from "@chorus/core";
 import { json, messageKey, reactionsKey, roomKey, userKey } from "./stored.js";
 
 /** The file in the webchat's state directory where versions before the store kept everything. */

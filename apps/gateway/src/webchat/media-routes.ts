@@ -1,6 +1,5 @@
 import { collectBytes } from "@chorus/channel-kit";
-import { type ChannelContext, ChorusError, type ErrorCode, isChorusError, type Logger } from "@chorus/core";
-import { z } from "zod";
+import { type ChannelContext, ChorusError, type ErrorCode, isChorusError, type Logger, z } from "@chorus/core";
 import type { MediaFiles } from "./media-files.js";
 import { showsInline, UPLOAD_KINDS } from "./media-kinds.js";
 import { MEDIA_PATH, UPLOAD_PATH } from "./media-paths.js";

@@ -1,5 +1,4 @@
-import { ChorusError, type ErrorCode, MAX_EMOJI_LENGTH } from "@chorus/core";
-import { z } from "zod";
+import { ChorusError, type ErrorCode, MAX_EMOJI_LENGTH, z } from "@chorus/core";
 import { MAX_ATTACHMENTS } from "./media-kinds.js";
 import type { ChatMessageView, ReactionView, RoomInfo, WebchatUser } from "./types.js";
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from "./validate.js";

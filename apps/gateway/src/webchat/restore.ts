@@ -1,5 +1,4 @@
-import type { ChannelStore, Logger, StoreEntry } from "@chorus/core";
-import type { z } from "zod";
+import type { ChannelStore, Logger, StoreEntry, z } from "@chorus/core";
 import { type MessageRecord, messageRecord, type WebchatModel } from "./model.js";
 import { LOBBY } from "./rooms.js";
 import {

@@ -1,5 +1,4 @@
-import type { JsonValue } from "@chorus/core";
-import { z } from "zod";
+import { type JsonValue, z } from "@chorus/core";
 
 /*
  * How the webchat keeps its rooms in the channel's `ctx.store`, one small entry each:

@@ -23,6 +23,9 @@ const PDF_MODULES = /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?unpdf\//;
 /** The media sniffer and the multipart parser, loaded by the first medium stored and the first multipart upload. */
 const MEDIA_MODULES = /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(file-type|@fastify\/busboy)\//;
 
+/** Libraries a start runs that are bundled (zod into core's file; the HTTP server, logger and command line into the CLI's). */
+const BUNDLED_MODULES = /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(zod|hono|@hono\/node-server|pino|commander)\//;
+
 /** The gateway's own built modules (tsc's output; the CLI bundle is under its bin/). */
 const GATEWAY_DIST = `${pathToFileURL(join(GATEWAY_DIR, "dist")).href}/`;
 
@@ -51,6 +54,7 @@ describe("chorus start, webchat only: what is loaded at start and what on use", 
     expect(atStart).toContain(`${GATEWAY_DIST}cli/start.js`);
     expect(atStart).toContain(`${GATEWAY_DIST}webchat/plugin.js`);
     expect(atStart.filter((url) => OTHER_COMMANDS.test(url))).toEqual([]);
+    expect(loaded.filter((url) => BUNDLED_MODULES.test(url))).toEqual([]);
     expect(loaded.filter((url) => WS_MODULES.test(url))).toEqual([]);
     expect(loaded.filter((url) => METRICS_MODULES.test(url))).toEqual([]);
     expect(loaded.filter((url) => MEDIA_MODULES.test(url))).toEqual([]);

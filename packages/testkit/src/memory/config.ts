@@ -1,5 +1,5 @@
 import { retryOptionsShape } from "@chorus/channel-kit";
-import { z } from "zod";
+import { z } from "@chorus/core";
 
 /** `channels.memory` (or an account under it): where the memory platform is and how to talk to it. */
 export const memoryConfigSchema = z

@@ -5,8 +5,8 @@ import {
   mintRef,
   type Participant,
   type RefScope,
+  z,
 } from "@chorus/core";
-import { z } from "zod";
 import { attachmentsOf } from "./media.js";
 import type { WireEvent, WireMessage, WireUser } from "./wire.js";
 
