@@ -62,8 +62,11 @@ export function bodySizeLimit(options: BodySizeLimitOptions): MiddlewareHandler 
 
 type Reader = ReadableStreamDefaultReader<Uint8Array>;
 
+/** What `discard` reads a body through: a web stream's reader, or the like over a Node stream. */
+export type ChunkReader = Pick<Reader, "read" | "releaseLock">;
+
 /** Reads and drops up to `budget` bytes until the body ends or `ms` passed; never throws. */
-export async function discard(reader: Reader, budget: number, ms: number): Promise<void> {
+export async function discard(reader: ChunkReader, budget: number, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), ms);

@@ -3,8 +3,8 @@ import type { Context, Hono } from "hono";
 import type { Logger } from "pino";
 import type { MediaLinks, MediaStore, StoredMedium } from "../media/index.js";
 import { bearerMatches } from "./auth.js";
-import { discard, discardBound } from "./body-limit.js";
-import { cappedBody, MULTIPART_OVERHEAD, takeMultipartFile } from "./media-upload.js";
+import { discardBound } from "./body-limit.js";
+import { cappedBody, discardBody, MULTIPART_OVERHEAD, requestBody, takeMultipartFile } from "./media-upload.js";
 import { httpStatusFor } from "./status.js";
 
 /** `/v1/media` (DESIGN §6): the store, its signed links, and the limit of one medium. */
@@ -51,9 +51,9 @@ export function registerMediaRoutes(app: Hono, options: MediaRoutesOptions): voi
       );
     };
     const declared = Number(c.req.header("content-length") ?? Number.NaN);
-    const body = c.req.raw.body;
+    const body = requestBody(c);
     if (declared > limit && c.req.header("transfer-encoding") === undefined) {
-      if (body && declared <= discardBound(limit)) await discard(body.getReader(), discardBound(limit), DISCARD_MS);
+      if (body && declared <= discardBound(limit)) await discardBody(body, discardBound(limit), DISCARD_MS);
       return tooLarge();
     }
     if (!body) return c.json(errorBody("E_INVALID_INPUT", "the request has no body (the medium's bytes)"), 400);

@@ -2,7 +2,8 @@ import type { Readable } from "node:stream";
 import { Readable as NodeReadable } from "node:stream";
 import { tooLarge } from "@chorus/channel-kit";
 import { ChorusError } from "@chorus/core";
-import { discard } from "./body-limit.js";
+import type { Context } from "hono";
+import { type ChunkReader, discard } from "./body-limit.js";
 
 /** Bytes of a multipart body besides its file (boundaries, part headers, small fields) that do not count as the medium's. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
@@ -18,9 +19,21 @@ export interface CappedBody {
   discardRest(budget: number, ms: number): Promise<void>;
 }
 
-/** `body` capped at `maxBytes` without hanging up (see `CappedBody`). */
-export function cappedBody(body: ReadableStream<Uint8Array>, maxBytes: number, what: string): CappedBody {
-  const reader = body.getReader();
+/**
+ * The request's body as Node reads it: the adapter's `IncomingMessage` when the gateway serves
+ * (its chunks as the HTTP parser gives them, where the adapter's web body copies each one), else
+ * the web body (a request made in process); undefined when there is none.
+ */
+export function requestBody(c: Context): Readable | undefined {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (incoming instanceof NodeReadable) return incoming;
+  const body = c.req.raw.body;
+  return body ? NodeReadable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>) : undefined;
+}
+
+/** `body` capped at `maxBytes` without hanging up (see `CappedBody`), read as a web stream without a copy. */
+export function cappedBody(body: Readable, maxBytes: number, what: string): CappedBody {
+  const reader = chunkReader(body);
   let seen = 0;
   const stream = new ReadableStream<Uint8Array>(
     {
@@ -36,12 +49,28 @@ export function cappedBody(body: ReadableStream<Uint8Array>, maxBytes: number, w
     },
     { highWaterMark: 0 },
   );
+  return { stream, discardRest: (budget, ms) => discard(reader, budget, ms) };
+}
+
+/** Reads and drops up to `budget` bytes of `body` until it ends or `ms` passed; never throws. */
+export function discardBody(body: Readable, budget: number, ms: number): Promise<void> {
+  return discard(chunkReader(body), budget, ms);
+}
+
+/**
+ * A Node stream's chunks one read at a time, as `Uint8Array` views of its buffers; it is left
+ * as it is when the reading stops (the adapter drains or closes the request after the answer).
+ */
+function chunkReader(readable: Readable): ChunkReader {
+  const chunks = readable.iterator({ destroyOnReturn: false });
   return {
-    stream,
-    discardRest: async (budget, ms) => {
-      await discard(reader, budget, ms);
-      await reader.cancel().catch(() => undefined);
+    async read() {
+      const { done, value } = await chunks.next();
+      if (done) return { done: true, value: undefined };
+      const chunk = value as Buffer;
+      return { done: false, value: new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) };
     },
+    releaseLock: () => undefined,
   };
 }
 
