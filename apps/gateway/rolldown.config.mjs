@@ -45,14 +45,13 @@ const packageOf = (id) =>
 
 /** Whether `id` goes into the bundle: a bundled library, or what one of them imports (not Node's own). */
 const isBundled = (id, importer) =>
-  !id.startsWith("node:") &&
-  (BUNDLED.has(packageOf(id)) || importer?.includes(`${sep}node_modules${sep}`) === true);
+  !id.startsWith("node:") && (BUNDLED.has(packageOf(id)) || importer?.includes(`${sep}node_modules${sep}`) === true);
 
 export default defineConfig([
   {
     // The library entry (`@chorus/gateway`'s exports) is bundled beside the CLI, sharing its chunks, so
     // the package ships one copy of the gateway's code, not the bundle and tsc's files both.
-    input: { chorus: "dist/cli/main.js", index: "dist/index.js" },
+    input: { chorus: "dist/cli/launch.js", index: "dist/index.js" },
     platform: "node",
     external: (id, importer) => isPackage(id) && !isBundled(id, importer),
     output: {
