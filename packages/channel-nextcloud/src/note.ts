@@ -73,7 +73,17 @@ function actorIdOf(parameter: RichParameter): string {
   return prefix ? `${prefix}/${parameter.id}` : parameter.id;
 }
 
+/** The `@<name>` pattern of each bot name seen, compiled once (a gateway runs a few bots, not thousands). */
+const namePatterns = new Map<string, RegExp>();
+const MAX_NAME_PATTERNS = 256;
+
 function mentionsByName(message: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
-  return new RegExp(`(^|[^\\p{L}\\p{N}_])@"?${escaped}"?(?![\\p{L}\\p{N}_])`, "iu").test(message);
+  let pattern = namePatterns.get(name);
+  if (!pattern) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+    pattern = new RegExp(`(^|[^\\p{L}\\p{N}_])@"?${escaped}"?(?![\\p{L}\\p{N}_])`, "iu");
+    if (namePatterns.size >= MAX_NAME_PATTERNS) namePatterns.clear();
+    namePatterns.set(name, pattern);
+  }
+  return pattern.test(message);
 }

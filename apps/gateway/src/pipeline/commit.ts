@@ -55,10 +55,9 @@ export class Committer {
   }
 
   /** Commits; resolves with the outbox rows to deliver, in order. */
-  async commit(completion: Completion): Promise<OutboxRow[]> {
+  commit(completion: Completion): Promise<OutboxRow[]> {
     if (completion.transcript || completion.replies.length > 0) {
-      const [rows] = await this.#transaction([completion]);
-      return rows ?? [];
+      return this.#transaction([completion]).then(([rows]) => rows ?? []);
     }
     return this.#quiet.add(completion);
   }
@@ -82,7 +81,7 @@ export class Committer {
           completion.transcript.entries as never[],
         )
       : [];
-    await this.state.sessions.save(sql, completion.sessions, now);
+    if (completion.sessions.length > 0) await this.state.sessions.save(sql, completion.sessions, now);
     const rows: OutboxRow[] = [];
     for (const reply of completion.replies) {
       const transcriptId = reply.entryIndex === undefined ? undefined : transcriptIds[reply.entryIndex];

@@ -133,7 +133,7 @@ export class MessageGate {
 
     const activation = activationOf(store.settings(sessionKey), configured);
     // A voice note from an allowed sender is heard before mention detection: "Chorus, …" spoken wakes the agent.
-    const spoken = (await input.media?.spoken()) ?? "";
+    const spoken = input.media ? await input.media.spoken() : "";
     const mention = detectMention({
       text: withLines(event.text, [spoken]),
       mentions: event.mentions,

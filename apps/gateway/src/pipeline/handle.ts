@@ -113,7 +113,10 @@ export function createHandler(options: HandlerOptions): Handler {
   const message: Handler["message"] = async (row, signal, step) => {
     const entry = options.registry.get(row.channel, row.account);
     const agent = options.agentFor(entry);
-    const event = await withReplyFromIndex(options.index, entry, row.event as InboundMessageEvent);
+    const inbound = row.event as InboundMessageEvent;
+    // Only a reply the plugin could not attribute needs the index (most messages reply to nothing).
+    const event =
+      inbound.replyTo && !inbound.replyTo.fromBot ? await withReplyFromIndex(options.index, entry, inbound) : inbound;
     const sessionKey = row.sessionKey ?? options.sessionKeyOf(entry, event, agent);
     const { store, transcripts } = await options.sessionsOf(agent.id);
     // Another gateway may have run this session's last turn: start from what is committed.
@@ -166,10 +169,17 @@ export function createHandler(options: HandlerOptions): Handler {
       earlier,
       ...mediaOf(options.media, entry, row.id, event, signal),
     });
-    const context = { channel: entry.plugin.id, from: event.conversation.id, sender: event.sender.id, sessionKey };
+    // Built only for `--verbose`: a group's chatter is buffered by the thousand.
+    const context = () => ({
+      channel: entry.plugin.id,
+      from: event.conversation.id,
+      sender: event.sender.id,
+      sessionKey,
+    });
+    const verbose = logger.isLevelEnabled("debug");
     switch (decision.kind) {
       case "blocked":
-        logger.debug({ ...context, reason: decision.reason }, "blocked inbound message");
+        if (verbose) logger.debug({ ...context(), reason: decision.reason }, "blocked inbound message");
         options.operator?.publish({
           outcome: "blocked",
           channel: entry.plugin.id,
@@ -185,10 +195,10 @@ export function createHandler(options: HandlerOptions): Handler {
       case "command":
         return finish({ outcome: "command" }, decision.reply);
       case "buffered":
-        logger.debug({ ...context, reason: decision.reason }, "buffered group message as context");
+        if (verbose) logger.debug({ ...context(), reason: decision.reason }, "buffered group message as context");
         return finish({ outcome: "buffered", reason: decision.reason }, undefined, { buffered: true });
       case "echo":
-        logger.debug(context, "skipped a repeated batch (echo suppression)");
+        if (verbose) logger.debug(context(), "skipped a repeated batch (echo suppression)");
         return finish(
           { outcome: "echo", reason: "the same batch again without a mention (echo suppression)" },
           undefined,
@@ -272,7 +282,10 @@ function mediaOf(
 ): Pick<GateInput, "media" | "mediaOf"> {
   if (!media) return {};
   return {
-    media: media.of({ source: entry, row, event, signal }),
+    // A message without attachments has nothing to read (most group chatter): no reader made for it.
+    ...(event.attachments !== undefined && event.attachments.length > 0
+      ? { media: media.of({ source: entry, row, event, signal }) }
+      : {}),
     mediaOf: (buffered) =>
       media.of({ source: entry, row: buffered.id, event: buffered.event as InboundMessageEvent, signal }),
   };

@@ -162,7 +162,8 @@ export function createReceive(options: ReceiveOptions): Receive {
     const id = await commit(entry, event, sessionKey, (readable) => {
       if (readable !== undefined) reactionsInFlight.after(conversation, () => options.wake(sessionKey));
     });
-    if (id === undefined) return;
+    // `--verbose` only: the line and its `[from: …]` suffix are not built for every message otherwise.
+    if (id === undefined || !logger.isLevelEnabled("debug")) return;
     const from =
       event.conversation.kind === "group"
         ? fromLine({ name: event.sender.name ?? event.sender.id, e164: event.sender.e164 })

@@ -174,19 +174,23 @@ export class Scheduler {
   /**
    * Handles the session's oldest rows in order while each only started its commit, up to
    * `ROWS_PER_STEP`; stops after one that did more (a turn, a reply). The first read takes
-   * `FIRST_READ` rows; once a row was deferred, the next read takes many. After a row that did
-   * more, the step is "idle" when the read saw no row after it: on SQLite every row committed later
+   * `FIRST_READ` rows; once a row was deferred, the next read takes many. On SQLite the step is
+   * "idle" as soon as a read saw no row after the last one handled (it returned fewer than it asked
+   * for), after a row that did more as after a run of deferred ones: every row committed later
    * wakes the session itself. On PostgreSQL another gateway may have added rows without waking this
    * one, so the session is read again at once ("more").
    */
   async #rows(sessionKey: string, signal: AbortSignal, commits: StepCommits): Promise<Step> {
     const { state, runsHere } = this.options;
+    // SQLite: every row committed after a read wakes the session itself. PostgreSQL: another
+    // gateway may have added rows without waking this one, so a session is read until it is empty.
+    const rereads = state.backend === "postgres";
     let handled = 0;
     let after = 0;
     while (handled < ROWS_PER_STEP) {
       const limit = handled === 0 ? FIRST_READ : ROWS_PER_STEP - handled;
       const rows = await state.inbox.nextRows(sessionKey, limit, after);
-      if (rows.length === 0) return handled === 0 ? "idle" : "more";
+      if (rows.length === 0) return handled === 0 || !rereads ? "idle" : "more";
       for (let index = 0; index < rows.length; index++) {
         const row = rows[index] as InboxRow;
         if (!runsHere(accountKey(row.channel, row.account))) return "elsewhere";
@@ -205,9 +209,11 @@ export class Scheduler {
         after = row.id;
         if (!deferred) {
           const seenMore = index < rows.length - 1 || rows.length === limit;
-          return seenMore || state.backend === "postgres" ? "more" : "idle";
+          return seenMore || rereads ? "more" : "idle";
         }
       }
+      // The read took every row there was: no read more (and no step more) only to find none.
+      if (rows.length < limit && !rereads) return "idle";
     }
     return "more";
   }

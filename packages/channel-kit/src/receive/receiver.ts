@@ -167,15 +167,19 @@ export function createReceiver<D>(options: ReceiverOptions<D>): Receiver<D> {
         normalized === undefined ? [] : Array.isArray(normalized) ? normalized : [normalized as InboundEvent];
       if (events.length === 0) return "ignored";
       // Emitted in order in one tick, so the gateway commits them together; each is kept on its own.
+      if (!options.settleWhenKept) return receiptOf(events.map((event) => commit(event, () => {})));
       let told: (receipt: Receipt) => void = () => {};
       const keptNow = new Promise<Receipt>((resolve) => {
         told = resolve;
       });
-      const onKept = options.settleWhenKept ? () => told("kept") : () => {};
-      const all = Promise.all(events.map((event) => commit(event, onKept))).then((committed) =>
-        committed.every(Boolean) ? ("committed" as const) : ("not-committed" as const),
-      );
-      return options.settleWhenKept ? Promise.race([all, keptNow]) : all;
+      return Promise.race([receiptOf(events.map((event) => commit(event, () => told("kept")))), keptNow]);
     },
   };
+}
+
+/** `committed` once every event of a delivery was committed, else `not-committed` (one event: no `Promise.all`). */
+function receiptOf(commits: readonly Promise<boolean>[]): Promise<Receipt> {
+  const receipt = (committed: boolean): Receipt => (committed ? "committed" : "not-committed");
+  if (commits.length === 1) return (commits[0] as Promise<boolean>).then(receipt);
+  return Promise.all(commits).then((committed) => receipt(committed.every(Boolean)));
 }
