@@ -34,6 +34,16 @@ export interface StartOptions {
   nodeArgs?: string[];
 }
 
+/**
+ * Gateways started and not yet exited. A test or benchmark that throws before its `stop()` must not
+ * leave one running (its accounts would go on polling ports later tests reuse): they end with the
+ * process that started them.
+ */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 /** Starts the real `chorus start` process on a free port with its own CHORUS_HOME. */
 export async function startGatewayProcess(options: StartOptions = {}): Promise<GatewayProcess> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), "chorus-home-")));
@@ -53,6 +63,8 @@ export async function startGatewayProcess(options: StartOptions = {}): Promise<G
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  running.add(child);
+  void exited.then(() => running.delete(child));
   await waitFor(() => /listening on (\S+)/.test(output) || child.exitCode !== null, {
     timeoutMs: 20_000,
     message: "the gateway did not start",
