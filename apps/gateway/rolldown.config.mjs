@@ -16,6 +16,7 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, sep } from "node:path";
 import { defineConfig } from "rolldown";
+import { LEAN_OUTPUT } from "../../scripts/lean-output.mjs";
 
 /** The page's sources by absolute path: its build also runs from tests, whatever their directory. */
 const page = (path) => join(import.meta.dirname, path);
@@ -60,10 +61,7 @@ export default defineConfig([
       format: "esm",
       entryFileNames: "[name].js",
       chunkFileNames: "[name]-[hash].js",
-      // Source held by V8 as one byte per character (a non-ASCII character anywhere makes it two) and
-      // without comments: less to scan at start and to keep. Legal notices stay; the maps point to dist/.
-      charset: "ascii",
-      comments: { legal: true, annotation: true, jsdoc: false },
+      ...LEAN_OUTPUT,
       // Maps from each chunk to the dist/ modules in it: test/e2e/start-modules.test.ts reads them
       // to tell which modules a start loaded. (Not published: `files` leaves out *.map.)
       sourcemap: true,

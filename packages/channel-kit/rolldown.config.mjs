@@ -2,9 +2,11 @@
 // sharing a chunk), built from tsc's output in dist/: Node's ES module loader then resolves, reads,
 // compiles and links a few files at every start of a gateway or a plugin instead of each of
 // channel-kit's modules (~28 at a gateway's start). tsc's dist/ still carries the .d.ts the exports
-// name. @chorus/core and zod stay external: plugins share them with the gateway by identity.
+// name. @chorus/core stays external: plugins share it (and the zod it carries) with the gateway by
+// identity.
 import { isAbsolute } from "node:path";
 import { defineConfig } from "rolldown";
+import { LEAN_OUTPUT } from "../../scripts/lean-output.mjs";
 
 export default defineConfig({
   input: { index: "dist/index.js", "state/index": "dist/state/index.js" },
@@ -15,9 +17,6 @@ export default defineConfig({
     cleanDir: true,
     format: "esm",
     entryFileNames: "[name].js",
-    // One byte per character in V8 (any non-ASCII character makes the whole source two) and no
-    // comments but legal notices: less for every start to scan and keep.
-    charset: "ascii",
-    comments: { legal: true, annotation: true, jsdoc: false },
+    ...LEAN_OUTPUT,
   },
 });

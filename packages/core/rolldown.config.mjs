@@ -12,6 +12,7 @@
 // only): the others are half its code and no first-party package sets one.
 import { isAbsolute, sep } from "node:path";
 import { defineConfig } from "rolldown";
+import { LEAN_OUTPUT } from "../../scripts/lean-output.mjs";
 
 /** A bare specifier: a package (or a Node built-in), not a file of this build. */
 const isPackage = (id) => !id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\\0");
@@ -37,10 +38,7 @@ export default defineConfig({
     cleanDir: true,
     format: "esm",
     entryFileNames: "[name].js",
-    // One byte per character in V8 (any non-ASCII character makes the whole source two) and no
-    // comments but legal notices: less for every start to scan and keep.
-    charset: "ascii",
-    comments: { legal: true, annotation: true, jsdoc: false },
+    ...LEAN_OUTPUT,
     paths: (id) => (id.endsWith("/emoji-data.generated.js") ? "../emoji/emoji-data.generated.js" : id),
   },
 });
