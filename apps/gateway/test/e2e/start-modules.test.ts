@@ -24,7 +24,8 @@ const PDF_MODULES = /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?unpdf\//;
 const MEDIA_MODULES = /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(file-type|@fastify\/busboy)\//;
 
 /** Libraries a start runs that are bundled (zod into core's file; the HTTP server, logger and command line into the CLI's). */
-const BUNDLED_MODULES = /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(zod|hono|@hono\/node-server|pino|commander)\//;
+const BUNDLED_MODULES =
+  /\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(zod|hono|@hono\/node-server|pino|commander)\//;
 
 /** The gateway's own built modules (tsc's output; the CLI bundle is under its bin/). */
 const GATEWAY_DIST = `${pathToFileURL(join(GATEWAY_DIR, "dist")).href}/`;
