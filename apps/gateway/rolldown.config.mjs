@@ -16,7 +16,7 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, sep } from "node:path";
 import { defineConfig } from "rolldown";
-import { LEAN_OUTPUT } from "../../scripts/lean-output.mjs";
+import { LEAN_OUTPUT } from "../../scripts/bundle-output.mjs";
 
 /** The page's sources by absolute path: its build also runs from tests, whatever their directory. */
 const page = (path) => join(import.meta.dirname, path);

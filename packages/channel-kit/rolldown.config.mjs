@@ -6,17 +6,13 @@
 // identity.
 import { isAbsolute } from "node:path";
 import { defineConfig } from "rolldown";
-import { LEAN_OUTPUT } from "../../scripts/lean-output.mjs";
+import { PACKAGE_BUNDLE_OUTPUT } from "../../scripts/bundle-output.mjs";
 
 export default defineConfig({
   input: { index: "dist/index.js", "state/index": "dist/state/index.js" },
   platform: "node",
   external: (id) => !id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\0"),
   output: {
-    dir: "dist/bundle",
-    cleanDir: true,
-    format: "esm",
-    entryFileNames: "[name].js",
-    ...LEAN_OUTPUT,
+    ...PACKAGE_BUNDLE_OUTPUT,
   },
 });

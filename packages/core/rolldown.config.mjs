@@ -12,7 +12,7 @@
 // only): the others are half its code and no first-party package sets one.
 import { isAbsolute, sep } from "node:path";
 import { defineConfig } from "rolldown";
-import { LEAN_OUTPUT } from "../../scripts/lean-output.mjs";
+import { PACKAGE_BUNDLE_OUTPUT } from "../../scripts/bundle-output.mjs";
 
 /** A bare specifier: a package (or a Node built-in), not a file of this build. */
 const isPackage = (id) => !id.startsWith(".") && !isAbsolute(id) && !id.startsWith("\\0");
@@ -34,11 +34,7 @@ export default defineConfig({
     (isPackage(id) && id !== "zod" && (id.startsWith("node:") || !importer?.includes(`${sep}node_modules${sep}`))) ||
     id.endsWith("/emoji-data.generated.js"),
   output: {
-    dir: "dist/bundle",
-    cleanDir: true,
-    format: "esm",
-    entryFileNames: "[name].js",
-    ...LEAN_OUTPUT,
+    ...PACKAGE_BUNDLE_OUTPUT,
     paths: (id) => (id.endsWith("/emoji-data.generated.js") ? "../emoji/emoji-data.generated.js" : id),
   },
 });

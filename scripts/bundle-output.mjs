@@ -6,3 +6,12 @@ export const LEAN_OUTPUT = {
   charset: "ascii",
   comments: { legal: true, annotation: true, jsdoc: false },
 };
+
+/** A package's runtime files: `dist/bundle/<entry>.js`, ES modules, emptied on each build. */
+export const PACKAGE_BUNDLE_OUTPUT = {
+  dir: "dist/bundle",
+  cleanDir: true,
+  format: "esm",
+  entryFileNames: "[name].js",
+  ...LEAN_OUTPUT,
+};
