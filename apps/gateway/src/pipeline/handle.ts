@@ -11,7 +11,8 @@ import type { InboxOutcome, InboxRow, MessageIndex, Sql } from "../state/index.j
 import type { ReplyDraft, TurnRequest, TurnRunner } from "../turn/index.js";
 import type { MediaUnderstanding } from "../understand/index.js";
 import type { Committer, Completion } from "./commit.js";
-import { type GateInput, type MessageGate, sessionInit } from "./decide.js";
+import { type MessageGate, sessionInit } from "./decide.js";
+import { mediaOf, withReplyFromIndex } from "./decide-inputs.js";
 import type { Deliver } from "./deliver.js";
 import type { StepContext } from "./schedule.js";
 
@@ -250,45 +251,6 @@ export function createHandler(options: HandlerOptions): Handler {
   };
 
   return { message, reaction, reactionRow, turn };
-}
-
-/**
- * A reply to a message the bot sent is a reply to the bot, also when the plugin cannot tell
- * (a platform that names only the replied-to id): the index knows every message the bot sent.
- */
-async function withReplyFromIndex(
-  index: MessageIndex,
-  entry: ChannelEntry,
-  event: InboundMessageEvent,
-): Promise<InboundMessageEvent> {
-  const reply = event.replyTo;
-  if (!reply || reply.fromBot) return event;
-  const known = await index.get({
-    channel: entry.plugin.id,
-    accountId: entry.accountId,
-    conversationId: event.conversation.id,
-    messageId: reply.messageId,
-  });
-  return known?.fromBot === true ? { ...event, replyTo: { ...reply, fromBot: true } } : event;
-}
-
-/** The attachments of a message and of the buffered messages before it, for the decide step. */
-function mediaOf(
-  media: MediaUnderstanding | undefined,
-  entry: ChannelEntry,
-  row: number,
-  event: InboundMessageEvent,
-  signal: AbortSignal,
-): Pick<GateInput, "media" | "mediaOf"> {
-  if (!media) return {};
-  return {
-    // A message without attachments has nothing to read (most group chatter): no reader made for it.
-    ...(event.attachments !== undefined && event.attachments.length > 0
-      ? { media: media.of({ source: entry, row, event, signal }) }
-      : {}),
-    mediaOf: (buffered) =>
-      media.of({ source: entry, row: buffered.id, event: buffered.event as InboundMessageEvent, signal }),
-  };
 }
 
 /** A reply of the gateway itself (a command's answer, a pairing code) as an outbox row. */

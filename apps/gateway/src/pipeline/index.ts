@@ -8,7 +8,8 @@
  * - schedule (`schedule.ts`): per session, in order, under the session's lock — first the replies it
  *   left unsent, then its oldest rows; the sweep after a crash or a lease taken over;
  * - decide (`decide.ts`): access, commands, group activation, context, echo, intro — what to do;
- * - handle (`handle.ts`): blocked, command, buffered, echo, or a turn run (`turn/`);
+ * - handle (`handle.ts`): blocked, command, buffered, echo, or a turn run (`turn/`); what it looks up
+ *   for decide first — whom a message replies to, its media — is `decide-inputs.ts`;
  * - commit (`commit.ts`): what a message leaves, with its inbox row, in one transaction;
  * - deliver (`deliver.ts`): the only place a reply — just committed, or left by a crash — is sent.
  *

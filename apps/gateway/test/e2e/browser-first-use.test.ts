@@ -7,7 +7,7 @@ import { launchChromium } from "../../src/testing/index.js";
 import { contrastOf } from "../support/contrast.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { PageTrace } from "../support/page-trace.js";
-import { enterWebchat, insideViewport, openWebchat, type ViewportName } from "../support/webchat-page.js";
+import { enterWebchat, insideViewport, openWebchat, untilInPage, type ViewportName } from "../support/webchat-page.js";
 
 /** What a new user hit first (issue 30, item 7), at both widths, in the real gateway with its demo agent. */
 describe("the webchat a new user meets, in Chromium on a desktop and a phone", () => {
@@ -131,7 +131,7 @@ describe("the webchat a new user meets, in Chromium on a desktop and a phone", (
 
       await page.reload();
       await page.locator('[data-testid="room"][data-room="zeta-lab"][aria-current="page"]').waitFor();
-      await page.waitForFunction(`document.querySelector("#room-list").scrollLeft > 0 || ${!sideways}`);
+      await untilInPage(page, `document.querySelector("#room-list").scrollLeft > 0 || ${!sideways}`);
       expect(await inStrip()).toBe(true);
 
       if (sideways) {

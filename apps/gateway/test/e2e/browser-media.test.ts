@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../src/testing/index.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
 import { PageTrace } from "../support/page-trace.js";
-import { enterWebchat, openWebchat, type ViewportName } from "../support/webchat-page.js";
+import { enterWebchat, openWebchat, untilInPage, type ViewportName } from "../support/webchat-page.js";
 
 /** A 480×320 PNG the page draws itself (a real picture, big enough to see in a screenshot). */
 async function drawnPng(page: Page): Promise<Buffer> {
@@ -52,7 +52,8 @@ async function hand(
 
 /** Whether every picture in `scope` loaded (the webchat's route served it with the page's token). */
 const picturesLoaded = (page: Page, selector: string) =>
-  page.waitForFunction(
+  untilInPage(
+    page,
     `[...document.querySelectorAll(${JSON.stringify(`${selector} img.media-image`)})].every((img) => img.complete && img.naturalWidth > 0) &&
      document.querySelectorAll(${JSON.stringify(`${selector} img.media-image`)}).length > 0`,
   );

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
 import type { GatewayProcess } from "./gateway-process.js";
 import { PageTrace } from "./page-trace.js";
 
@@ -51,4 +52,13 @@ export async function insideViewport(page: Page, box: { x: number; y: number; wi
   return (
     box.x >= -0.5 && box.y >= -0.5 && box.x + box.width <= size.width + 0.5 && box.y + box.height <= size.height + 0.5
   );
+}
+
+/**
+ * Waits until `expression` is true in the page. Not `page.waitForFunction` with a string: when its
+ * first check is false it polls by running the string through `eval` inside the page, which the
+ * webchat's Content-Security-Policy refuses (EvalError); `page.evaluate` runs it from outside.
+ */
+export async function untilInPage(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  await expect.poll(() => page.evaluate(expression), { timeout: timeoutMs, interval: 25 }).toBe(true);
 }
