@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { isChorusError } from "@chorus/core";
 import { sampleMedium } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultMedia } from "../config/index.js";
 import { openTestState, type TestState } from "../testing/index.js";
 import { FileBlobs } from "./file-blobs.js";
 import { LINK_LIFETIME_MS, linkKey, MediaLinks } from "./links.js";
@@ -26,11 +27,8 @@ describe("the path, data and mediaId sources (DESIGN §2.6 rule 1)", () => {
     test = await openTestState();
     const settings = mediaSettingsOf(
       {
-        maxBytes: 25 * MB,
+        ...defaultMedia(),
         retention: 86_400_000,
-        linkLifetime: 86_400_000,
-        allowPrivateUrls: false,
-        allowHosts: [],
         maxExtractChars: 1,
       },
       test.home,

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { isChorusError } from "@chorus/core";
 import { sampleMedium } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultMedia } from "../config/index.js";
 import { openTestState, type TestState } from "../testing/index.js";
 import { blockedAddress } from "./address-guard.js";
 import { FileBlobs } from "./file-blobs.js";
@@ -107,11 +108,8 @@ describe("a url source (DESIGN §2.6 rule 1): fetched with a cap, never to a pri
     settings: {
       ...mediaSettingsOf(
         {
-          maxBytes: 25 * MB,
+          ...defaultMedia(),
           retention: 86_400_000,
-          linkLifetime: 86_400_000,
-          allowPrivateUrls: false,
-          allowHosts: [],
           maxExtractChars: 1,
           ...media,
         },

@@ -9,14 +9,24 @@ import type { GateInput } from "./decide.js";
 /**
  * A reply to a message the bot sent is a reply to the bot, also when the plugin cannot tell
  * (a platform that names only the replied-to id): the index knows every message the bot sent.
+ * Only such a reply needs the lookup; any other message is `event` as it is, without a promise.
  */
-export async function withReplyFromIndex(
+export function withReplyFromIndex(
   index: MessageIndex,
   entry: ChannelEntry,
   event: InboundMessageEvent,
-): Promise<InboundMessageEvent> {
+): InboundMessageEvent | Promise<InboundMessageEvent> {
   const reply = event.replyTo;
   if (!reply || reply.fromBot) return event;
+  return attributedReply(index, entry, event, reply);
+}
+
+async function attributedReply(
+  index: MessageIndex,
+  entry: ChannelEntry,
+  event: InboundMessageEvent,
+  reply: NonNullable<InboundMessageEvent["replyTo"]>,
+): Promise<InboundMessageEvent> {
   const known = await index.get({
     channel: entry.plugin.id,
     accountId: entry.accountId,

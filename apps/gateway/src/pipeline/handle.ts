@@ -114,10 +114,8 @@ export function createHandler(options: HandlerOptions): Handler {
   const message: Handler["message"] = async (row, signal, step) => {
     const entry = options.registry.get(row.channel, row.account);
     const agent = options.agentFor(entry);
-    const inbound = row.event as InboundMessageEvent;
-    // Only a reply the plugin could not attribute needs the index (most messages reply to nothing).
-    const event =
-      inbound.replyTo && !inbound.replyTo.fromBot ? await withReplyFromIndex(options.index, entry, inbound) : inbound;
+    const attributed = withReplyFromIndex(options.index, entry, row.event as InboundMessageEvent);
+    const event = attributed instanceof Promise ? await attributed : attributed;
     const sessionKey = row.sessionKey ?? options.sessionKeyOf(entry, event, agent);
     const { store, transcripts } = await options.sessionsOf(agent.id);
     // Another gateway may have run this session's last turn: start from what is committed.
