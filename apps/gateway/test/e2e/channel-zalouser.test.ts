@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAI, type FakeOpenAI, fakeModelConfig, lastUserText } from "../../src/testing/index.js";
 import { type LoginProcess, startChannelLogin } from "../support/channel-login.js";
 import { type GatewayProcess, removeHome, startGatewayProcess } from "../support/gateway-process.js";
+import { queueCounts } from "../support/state-db.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../../packages/channel-zalouser", import.meta.url));
 const ANN = { id: "3087412365498712001", name: "Ann Nguyen" };
@@ -94,6 +95,9 @@ describe("Zalo Personal through the real gateway: linked by `chorus channels log
 
   it("a mention reaches the model; the reply and a reaction reach Zalo; an unmentioned message is buffered", async () => {
     await zalo.personSends({ from: BOB.id, group: TEAM, text: "Pizza tonight?" });
+    // zca-js decrypts every frame Zalo pushes on the thread pool, so two frames pushed at once may reach
+    // the listener in either order (as when two people write at the same time): Bob's comes first here.
+    await eventually(() => expect(queueCounts(gateway.home).inbox.buffered).toBe(1), PATIENCE);
     model.script(
       { toolCalls: [{ name: "message", arguments: { action: "react", emoji: "thumbsup" } }] },
       { text: "Pizza sounds good, Ann." },
