@@ -3,6 +3,7 @@ import { ChorusError } from "@chorus/core";
 import type { Sql, SqlDb } from "../state/index.js";
 import { type Blobs, LEFTOVER_AFTER_MS, type RecordBlob, referenced } from "./blobs.js";
 import { type BlobFacts, drain, type IntakeOptions, Rechunker } from "./intake.js";
+import { mediaGarbage } from "./young-garbage.js";
 
 /** Bytes of one `media_chunks` row at most. */
 export const CHUNK_BYTES = 256 * 1024;
@@ -67,6 +68,7 @@ export class ChunkBlobs implements Blobs {
           }
           seq++;
           read += row.bytes.byteLength;
+          mediaGarbage.streamed(row.bytes.byteLength);
           controller.enqueue(row.bytes);
           if (read >= size) controller.close();
         },

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { ChorusError } from "@chorus/core";
+import { mediaGarbage } from "./young-garbage.js";
 
 /** Bytes read from a file at a time. */
 export const READ_BYTES = 256 * 1024;
@@ -42,6 +43,7 @@ export function fileStream(handle: () => Promise<FileHandle>): ReadableStream<Ui
             return;
           }
           position += bytesRead;
+          mediaGarbage.streamed(bytesRead);
           controller.enqueue(bytesRead === buffer.byteLength ? buffer : buffer.slice(0, bytesRead));
         } catch (error) {
           await close();

@@ -1,6 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { tooLarge } from "@chorus/channel-kit";
 import { SNIFF_BYTES } from "./sniff.js";
+import { mediaGarbage } from "./young-garbage.js";
 
 /** What streaming a medium in found: its hash, its size, and its first bytes (for sniffing). */
 export interface BlobFacts {
@@ -70,6 +71,7 @@ export async function drain(
       if (value.byteLength === 0) continue;
       intake.take(value);
       await write(value);
+      mediaGarbage.streamed(value.byteLength);
     }
     signal?.throwIfAborted();
     return intake.facts();
