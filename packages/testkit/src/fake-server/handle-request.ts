@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseBody, readBody, searchParamsToObject } from "./body.js";
+import { isBytesBody, lazyBody, parseBody, readBody, searchParamsToObject } from "./body.js";
 import { HttpError, InvalidJsonError } from "./errors.js";
 import type { FaultQueue } from "./fault-queue.js";
 import type { FaultKind } from "./faults.js";
@@ -43,20 +43,26 @@ export async function handleRequest<TState>(
     writeResponse(res, { status: 413, json, headers: { connection: "close" } });
     return;
   }
-  const body = await parseBody(read.raw, request.headers["content-type"]);
+  const lazy = lazyBody(read.raw);
+  const contentType = request.headers["content-type"];
+  const parsed = isBytesBody(contentType) ? undefined : { value: await parseBody(read.raw, contentType) };
+  const body = parsed ? () => parsed.value : lazy.parsed;
   const found = deps.router.find(method, path);
   const ctx = createContext(deps, request, { method, path, query: url.searchParams, raw: read.raw, body, found });
   const outcome = await decide(deps, ctx, found?.handler);
   const status = outcome.response?.status ?? (outcome.response ? 200 : 0);
-  const recorded: RecordedRequest = {
-    ...base,
-    rawBody: read.raw.toString("utf8"),
+  const recorded = withBody(
+    {
+      ...base,
+      status,
+      answeredAt: Date.now(),
+      ...(request.socket.destroyed ? { clientGone: true } : {}),
+      ...(outcome.fault !== undefined ? { fault: outcome.fault } : {}),
+    },
+    lazy.text,
     body,
-    status,
-    answeredAt: Date.now(),
-    ...(request.socket.destroyed ? { clientGone: true } : {}),
-  };
-  deps.log.record(outcome.fault === undefined ? recorded : { ...recorded, fault: outcome.fault });
+  );
+  deps.log.record(recorded);
   if (outcome.response) writeResponse(res, outcome.response);
   else if (outcome.fault === "reset") request.socket.destroy();
 }
@@ -101,7 +107,8 @@ interface ContextParts {
   path: string;
   query: URLSearchParams;
   raw: Buffer;
-  body: unknown;
+  /** The parsed body, made when first read. */
+  body: () => unknown;
   found: { params: Record<string, string> } | undefined;
 }
 
@@ -118,7 +125,9 @@ function createContext<TState>(
     query: parts.query,
     headers: request.headers,
     rawBody: raw,
-    body: parts.body,
+    get body() {
+      return parts.body();
+    },
     get state() {
       return deps.state();
     },
@@ -132,4 +141,16 @@ function createContext<TState>(
     },
     request,
   };
+}
+
+/** The request as recorded, its `rawBody` and `body` read (and for a bytes body, decoded) only when a test looks. */
+function withBody(
+  entry: Omit<RecordedRequest, "rawBody" | "body">,
+  text: () => string,
+  body: () => unknown,
+): RecordedRequest {
+  return Object.defineProperties(entry, {
+    rawBody: { get: text, enumerable: true },
+    body: { get: body, enumerable: true },
+  }) as RecordedRequest;
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isBytesBody } from "./body.js";
 import { json } from "./responses.js";
 import { createFakeServer } from "./server.js";
 import type { FakeServer } from "./server-types.js";
@@ -35,6 +36,42 @@ describe("request log", () => {
     expect(request?.headers.authorization).toBe("Bot x");
     expect(request?.at).toBeGreaterThanOrEqual(before);
     expect(request?.fault).toBeUndefined();
+  });
+
+  it("records a medium uploaded as itself (image/png): its bytes for the handler, its text for a test that reads it", async () => {
+    const held: Buffer[] = [];
+    server.route("POST", "/upload", (ctx) => {
+      held.push(ctx.rawBody);
+      return json(200, { size: ctx.rawBody.length });
+    });
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x68, 0x69]);
+    const answer = await fetch(`${server.url}/upload`, {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: bytes,
+    });
+    expect(await answer.json()).toEqual({ size: 8 });
+    expect([...(held[0] ?? [])]).toEqual([...bytes]);
+    const [request] = server.requests;
+    expect(request?.rawBody).toBe(Buffer.from(bytes).toString("utf8"));
+    expect(request?.body).toBe(Buffer.from(bytes).toString("utf8"));
+    expect(request).toMatchObject({ method: "POST", path: "/upload", status: 200 });
+  });
+
+  it("tells bytes bodies from bodies it parses", () => {
+    for (const type of ["image/png", "application/octet-stream", "audio/ogg; codecs=opus", "application/pdf"])
+      expect(isBytesBody(type), type).toBe(true);
+    for (const type of [
+      undefined,
+      "",
+      "application/json",
+      "application/json; charset=utf-8",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "text/plain",
+      "application/xml",
+    ])
+      expect(isBytesBody(type), String(type)).toBe(false);
   });
 
   it("parses a form-urlencoded body into an object (repeated keys → arrays)", async () => {
