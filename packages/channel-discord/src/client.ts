@@ -3,6 +3,8 @@ import { Client, GatewayIntentBits, Partials, type RequestData, type RouteLike }
 import type { DiscordConfig } from "./config.js";
 import { toDiscordError } from "./errors.js";
 import { ShardGuard } from "./shards.js";
+import { uploadRequest } from "./upload-request.js";
+import { MessageUpload } from "./uploads.js";
 
 /** The gateway intents the channel needs; MESSAGE_CONTENT (privileged) only when configured. */
 export function discordIntents(config: Pick<DiscordConfig, "messageContent">): GatewayIntentBits[] {
@@ -38,6 +40,8 @@ export function createDiscordClient(
       timeout: config.timeoutMs,
       // 429s shorter than maxRetryAfterMs are sat out by discord.js' queue; longer ones fail at once.
       rejectOnRateLimit: (info) => info.retryAfter > config.maxRetryAfterMs,
+      // Uploads are streamed from their media; every other request goes discord.js' own way.
+      makeRequest: uploadRequest,
     },
     allowedMentions: { parse: ["users"], repliedUser: true },
     ws: { buildStrategy: (manager) => shards.build(manager) },
@@ -64,18 +68,15 @@ export class DiscordRest {
 }
 
 /**
- * discord.js keeps the request on its errors (`requestBody.files`), uploaded bytes included: they
- * are replaced by their names and sizes, so an error neither holds megabytes nor has them scanned
- * for secrets and logged.
+ * discord.js keeps the request on its errors (`requestBody.json`): an upload there is replaced by
+ * its JSON body and its files' names, types and sizes, so an error holds no handle on the media
+ * and nothing of them is scanned for secrets and logged.
  */
 function withoutFileBytes(error: unknown): unknown {
-  const body = (error as { requestBody?: { files?: unknown } } | null)?.requestBody;
-  if (body && Array.isArray(body.files)) {
-    body.files = body.files.map((file: { name?: unknown; contentType?: unknown; data?: { byteLength?: unknown } }) => ({
-      name: file.name,
-      contentType: file.contentType,
-      size: file.data?.byteLength,
-    }));
+  const body = (error as { requestBody?: { files?: unknown; json?: unknown } } | null)?.requestBody;
+  if (body?.json instanceof MessageUpload) {
+    body.files = body.json.files;
+    body.json = body.json.payload;
   }
   return error;
 }

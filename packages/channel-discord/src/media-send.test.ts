@@ -88,7 +88,7 @@ describe("Discord media out", () => {
     );
     for (const [i, attachment] of message.attachments.entries()) expect(attachment.bytes).toEqual(media[i]?.bytes);
     expect(message.attachments[0]).toMatchObject({ width: 16, height: 16 });
-    // What discord.js put on the wire: one files[n] part per medium, and the body as payload_json.
+    // What went on the wire (as discord.js' own FormData had it): one files[n] part per medium, and the body as payload_json.
     const [request] = fake.server.requestsTo("POST", SEND);
     expect(request?.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     const form = request?.body as Record<string, unknown>;

@@ -9,7 +9,7 @@ import {
 import { type APIMessage, Routes } from "discord.js";
 import type { DiscordRest } from "./client.js";
 import { channelOfRef, discordMessageRef } from "./ref.js";
-import { contentOf, filesOf } from "./uploads.js";
+import { checkUploadLimits, contentOf, MessageUpload } from "./uploads.js";
 
 /** Discord's limit for `content` of one message. */
 export const DISCORD_MAX_TEXT = 2000;
@@ -35,30 +35,28 @@ export function createOutbound(
       const channelId = conversation.threadId ?? conversation.id;
       const media = message.media ?? [];
       const parts = splitText(media.length > 0 ? contentOf(message.text, media) : message.text, DISCORD_MAX_TEXT);
-      const uploads = media.length > 0 ? await filesOf(media) : undefined;
+      checkUploadLimits(media); // before any part is sent or any medium opened
       let first: MessageRef | undefined;
       for (const [index, content] of parts.entries()) {
         const reply = index === 0 && message.replyTo ? message.replyTo : undefined;
-        const withFiles = index === 0 ? uploads : undefined;
-        const sent = await rest.call<APIMessage>("post", Routes.channelMessages(channelId), "send", {
-          // multipart/form-data: `files[n]` parts and the body as `payload_json`.
-          ...(withFiles ? { files: withFiles.files } : {}),
-          body: {
-            ...(content !== "" || !withFiles ? { content } : {}),
-            ...(withFiles ? { attachments: withFiles.attachments } : {}),
-            // Only users are pinged (never @everyone or roles), and only those the caller named.
-            allowed_mentions: { parse: [], users: [...(message.mentions ?? [])], replied_user: true },
-            ...(reply
-              ? {
-                  message_reference: {
-                    message_id: reply.messageId,
-                    channel_id: channelOfRef(reply),
-                    fail_if_not_exists: false,
-                  },
-                }
-              : {}),
-          },
-        });
+        const withFiles = index === 0 && media.length > 0;
+        const body = {
+          ...(content !== "" || !withFiles ? { content } : {}),
+          // Only users are pinged (never @everyone or roles), and only those the caller named.
+          allowed_mentions: { parse: [], users: [...(message.mentions ?? [])], replied_user: true },
+          ...(reply
+            ? {
+                message_reference: {
+                  message_id: reply.messageId,
+                  channel_id: channelOfRef(reply),
+                  fail_if_not_exists: false,
+                },
+              }
+            : {}),
+        };
+        // The planned media go with the first part: `files[n]` and `payload_json`, streamed (uploads.ts).
+        const request = withFiles ? { body: new MessageUpload(media, body), passThroughBody: true } : { body };
+        const sent = await rest.call<APIMessage>("post", Routes.channelMessages(channelId), "send", request);
         first ??= refOf(sent, conversation);
       }
       return first as MessageRef;

@@ -1,24 +1,111 @@
-import { collectBytes, tooLarge } from "@chorus/channel-kit";
-import type { OutboundMedium } from "@chorus/core";
-import type { RawFile } from "discord.js";
+import { type MultipartBody, multipartBody, tooLarge } from "@chorus/channel-kit";
+import { ChorusError, type OutboundMedium, toChorusError } from "@chorus/core";
 import { DISCORD_MAX_MESSAGE_MEDIA_BYTES, DISCORD_MAX_UPLOAD_BYTES } from "./media.js";
 
-/** The files of one message as discord.js uploads them, and their entries of `payload_json.attachments`. */
-export interface MessageFiles {
-  readonly files: RawFile[];
-  /** `{ id: n, filename }` per `files[n]` (developers/reference.mdx "Uploading Files"). */
-  readonly attachments: { id: number; filename: string }[];
+/** What an error may show of an uploaded file: its name, type and size, never its bytes. */
+export interface UploadedFile {
+  readonly name: string;
+  readonly contentType: string;
+  readonly size: number;
+}
+
+/** One attempt's `multipart/form-data` body, and what made it fail (a medium's stream), once it did. */
+export interface UploadForm extends MultipartBody {
+  failure(): unknown;
 }
 
 /**
- * The planned media of one message as `files[n]` parts. discord.js' REST layer (@discordjs/rest
- * 2.6.3, `REST#resolveRequest`) puts each file into a `Blob` for its `FormData`, so it takes bytes,
- * never a stream (discord.js' own `channel.send({ files })` reads a stream whole first too): each
- * medium is read from `open()` into memory, at most Discord's 10 MiB per file, and the whole
- * message stays under its 25 MiB request limit (core's plan splits by `maxMessageBytes`). Media
- * over those limits are `E_TOO_LARGE` before any is opened.
+ * The files of one message and its JSON body (`payload_json`), sent as Discord documents it
+ * (developers/reference.mdx "Uploading Files"): `files[n]` parts, then `payload_json` with
+ * `attachments: [{ id: n, filename }]`. Handed to discord.js' REST as a passed-through body
+ * (`uploadRequest` sends it), so its queue keeps the auth header, the rate-limit buckets and the
+ * retries; each attempt is a fresh `form()` whose media are opened anew and read only as the
+ * socket takes them, never whole in memory.
  */
-export async function filesOf(media: readonly OutboundMedium[]): Promise<MessageFiles> {
+export class MessageUpload {
+  readonly #media: readonly OutboundMedium[];
+  /** The message's JSON body, `attachments` included. */
+  readonly payload: Record<string, unknown>;
+
+  constructor(media: readonly OutboundMedium[], payload: Record<string, unknown>) {
+    this.#media = media;
+    this.payload = { ...payload, attachments: media.map((medium, id) => ({ id, filename: medium.filename })) };
+  }
+
+  /** Names, types and sizes of the files, for errors. */
+  get files(): UploadedFile[] {
+    return this.#media.map((m) => ({ name: m.filename, contentType: m.mime, size: m.size }));
+  }
+
+  /**
+   * A new body for one attempt: each medium's `open()` (called again per attempt, as
+   * `OutboundMedium` allows) read as the form is read, and held to its declared size: one byte
+   * more or fewer fails the attempt before the form's closing boundary, so Discord never gets a
+   * complete request with a wrong file.
+   */
+  form(): UploadForm {
+    let failure: unknown;
+    const failed = (error: unknown) => {
+      failure ??= error;
+      return failure;
+    };
+    const body = multipartBody([
+      ...this.#media.map((medium, id) => ({
+        name: `files[${id}]`,
+        filename: medium.filename,
+        contentType: medium.mime,
+        size: medium.size,
+        open: () => exactly(medium, failed),
+      })),
+      { name: "payload_json", value: JSON.stringify(this.payload) },
+    ]);
+    return { ...body, failure: () => failure };
+  }
+}
+
+/** The medium's stream, failing (and recording why with `failed`) as soon as it gives more or fewer bytes than `size`. */
+function exactly(medium: OutboundMedium, failed: (error: unknown) => unknown): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let seen = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          reader ??= medium.open().getReader();
+          const { done, value } = await reader.read();
+          if (done) {
+            if (seen !== medium.size) controller.error(failed(mismatch(medium, seen)));
+            else controller.close();
+            return;
+          }
+          seen += value.byteLength;
+          if (seen > medium.size) {
+            await reader.cancel().catch(() => undefined);
+            controller.error(failed(mismatch(medium, seen)));
+          } else {
+            controller.enqueue(value);
+          }
+        } catch (error) {
+          controller.error(failed(toChorusError(error, `"${medium.filename}" could not be read for the upload`)));
+        }
+      },
+      cancel: (reason) => reader?.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function mismatch(medium: OutboundMedium, seen: number): ChorusError {
+  const gave = seen > medium.size ? `more than ${medium.size} bytes` : `${seen} bytes`;
+  return new ChorusError(
+    "E_INVALID_INPUT",
+    `"${medium.filename}" gave ${gave}, ${medium.size} were declared: the upload was stopped, nothing was sent.`,
+    { retryable: false, details: { declared: medium.size, read: seen } },
+  );
+}
+
+/** Media over Discord's limits (10 MiB a file, the message's share of 25 MiB) are `E_TOO_LARGE`, before any is opened. */
+export function checkUploadLimits(media: readonly OutboundMedium[]): void {
   for (const medium of media) {
     if (medium.size > DISCORD_MAX_UPLOAD_BYTES)
       throw tooLarge(`"${medium.filename}"`, DISCORD_MAX_UPLOAD_BYTES, medium.size);
@@ -27,14 +114,6 @@ export async function filesOf(media: readonly OutboundMedium[]): Promise<Message
   if (total > DISCORD_MAX_MESSAGE_MEDIA_BYTES) {
     throw tooLarge("The files of one Discord message", DISCORD_MAX_MESSAGE_MEDIA_BYTES, total);
   }
-  const files: RawFile[] = [];
-  const attachments: MessageFiles["attachments"] = [];
-  for (const [id, medium] of media.entries()) {
-    const data = await collectBytes(medium.open(), DISCORD_MAX_UPLOAD_BYTES, `"${medium.filename}"`);
-    files.push({ key: `files[${id}]`, name: medium.filename, data, contentType: medium.mime });
-    attachments.push({ id, filename: medium.filename });
-  }
-  return { files, attachments };
 }
 
 /** The content of a message with media: its text, then the items' own captions (Discord has one text per message). */
