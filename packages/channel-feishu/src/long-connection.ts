@@ -1,4 +1,4 @@
-import { abortableDelay, Reconnect } from "@chorus/channel-kit";
+import { abortableDelay, anySignal, Reconnect } from "@chorus/channel-kit";
 import { type ChannelStatus, ChorusError } from "@chorus/core";
 import * as lark from "@larksuiteoapi/node-sdk";
 import type { SdkHttpInstance } from "./http.js";
@@ -58,7 +58,7 @@ export class LongConnection {
     });
     this.#open();
     const waited = new AbortController();
-    const timedOut = abortableDelay(this.options.timeoutMs, AbortSignal.any([this.#lifetime.signal, waited.signal]));
+    const timedOut = abortableDelay(this.options.timeoutMs, anySignal([this.#lifetime.signal, waited.signal]));
     try {
       await Promise.race([connected, timedOut]);
     } finally {

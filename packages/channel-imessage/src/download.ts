@@ -1,4 +1,4 @@
-import { capStream, tooLarge } from "@chorus/channel-kit";
+import { anySignal, capStream, tooLarge } from "@chorus/channel-kit";
 import { type Attachment, type ChannelInstance, ChorusError, type DownloadOptions } from "@chorus/core";
 import type { IMessageFileSource } from "./attachments.js";
 import type { BlueBubblesClient } from "./client.js";
@@ -23,7 +23,7 @@ export function createDownload(
       if (attachment.size !== undefined && attachment.size > options.maxBytes) {
         throw tooLarge(what, options.maxBytes, attachment.size);
       }
-      const lifetime = options.signal ? AbortSignal.any([signal, options.signal]) : signal;
+      const lifetime = options.signal ? anySignal([signal, options.signal]) : signal;
       const response = await client.fetchFile(
         `/attachment/${encodeURIComponent(source.guid)}/download`,
         { force: "false" },

@@ -1,4 +1,11 @@
-import { codeForStatus, type HttpAnswer, type HttpMethod, PlatformHttpError, type Redactor } from "@chorus/channel-kit";
+import {
+  anySignal,
+  codeForStatus,
+  type HttpAnswer,
+  type HttpMethod,
+  PlatformHttpError,
+  type Redactor,
+} from "@chorus/channel-kit";
 import { ChorusError } from "@chorus/core";
 import { refusal } from "./envelope.js";
 
@@ -31,7 +38,7 @@ export interface StreamedCallContext {
 export async function streamedCall(context: StreamedCallContext, call: StreamedCall): Promise<Response> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`no answer within ${call.timeoutMs} ms`)), call.timeoutMs);
-  const signal = call.signal ? AbortSignal.any([call.signal, controller.signal]) : controller.signal;
+  const signal = call.signal ? anySignal([call.signal, controller.signal]) : controller.signal;
   let response: Response;
   try {
     response = await fetch(call.url, {

@@ -47,3 +47,4 @@ export { causeText, type RetryFacts, type RetryPolicy, retryDelay } from "./retr
 export { parseRetryAfter } from "./retry/retry-after.js";
 export { type RetryingOptions, retrying } from "./retry/retrying.js";
 export { hmacSha256, hmacSha256Hex, safeEqual } from "./signatures.js";
+export { anySignal } from "./signals/any-signal.js";

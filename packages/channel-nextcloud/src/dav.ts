@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Redactor } from "@chorus/channel-kit";
+import { anySignal } from "@chorus/channel-kit";
 import { ChorusError, formatBytes, type OutboundMedium } from "@chorus/core";
 import type { NextcloudConfig, NextcloudFilesConfig } from "./config.js";
 
@@ -144,7 +145,7 @@ export class NextcloudDav {
         ...init,
         method,
         headers: { ...(init.headers as Record<string, string>), authorization: this.authorization },
-        signal: AbortSignal.any(signals),
+        signal: anySignal(signals),
       } as RequestInit);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;

@@ -1,4 +1,4 @@
-import { downloadMedium, tooLarge } from "@chorus/channel-kit";
+import { anySignal, downloadMedium, tooLarge } from "@chorus/channel-kit";
 import { type Attachment, type ChannelInstance, ChorusError } from "@chorus/core";
 import type { NextcloudFileSource } from "./attachments.js";
 import type { NextcloudDav } from "./dav.js";
@@ -31,7 +31,7 @@ export function createDownload(
     if (attachment.size !== undefined && attachment.size > options.maxBytes) {
       throw tooLarge(what, options.maxBytes, attachment.size);
     }
-    const both = options.signal ? AbortSignal.any([signal, options.signal]) : signal;
+    const both = options.signal ? anySignal([signal, options.signal]) : signal;
     const href = await dav.find(source.fileId, both);
     if (href === undefined) {
       throw new ChorusError(

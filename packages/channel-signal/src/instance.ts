@@ -1,4 +1,4 @@
-import { BotReactionRecord, Reconnect, Redactor, secretsOf } from "@chorus/channel-kit";
+import { anySignal, BotReactionRecord, Reconnect, Redactor, secretsOf } from "@chorus/channel-kit";
 import {
   type ChannelContext,
   type ChannelInstance,
@@ -67,7 +67,7 @@ export function createSignalInstance(ctx: ChannelContext<SignalConfig>): Channel
     async start() {
       status = { state: "starting" };
       run = new AbortController();
-      const lifetime = AbortSignal.any([ctx.signal, run.signal]);
+      const lifetime = anySignal([ctx.signal, run.signal]);
       try {
         if (config.autoStart) {
           daemon = new SignalDaemon({ config, logger, signal: lifetime, onState: (p) => (problems.daemon = p) });

@@ -1,4 +1,4 @@
-import { Redactor, secretsOf } from "@chorus/channel-kit";
+import { anySignal, Redactor, secretsOf } from "@chorus/channel-kit";
 import {
   type ChannelLoginContext,
   type ChannelLoginResult,
@@ -31,7 +31,7 @@ export async function linkDevice(ctx: ChannelLoginContext<SignalConfig>): Promis
   const redactor = new Redactor(secretsOf(config, SIGNAL_SECRET_KEYS));
   const deviceName = ctx.options["device-name"]?.trim() || "Chorus";
   const lifetime = new AbortController();
-  const signal = AbortSignal.any([ctx.signal, lifetime.signal]);
+  const signal = anySignal([ctx.signal, lifetime.signal]);
   let daemon: SignalDaemon | undefined;
   try {
     if (config.autoStart && !(await daemonAnswers(config.httpUrl))) {

@@ -1,4 +1,5 @@
 import {
+  anySignal,
   codeForStatus,
   type HttpAnswer,
   PlatformHttpError,
@@ -50,7 +51,7 @@ export class StreamedRpc {
   /** Posts `call`, retried as the JSON client retries, and resolves with `read` of the 2xx answer. */
   post<T>(call: StreamedCall, read: (response: Response) => Promise<T>): Promise<T> {
     const { retries, maxRetryAfterMs } = this.rpc.config;
-    const signal = call.signal ? AbortSignal.any([this.options.signal, call.signal]) : this.options.signal;
+    const signal = call.signal ? anySignal([this.options.signal, call.signal]) : this.options.signal;
     return retrying(async () => read(await this.#once(call, signal)), {
       retries,
       maxRetryAfterMs,
@@ -86,7 +87,7 @@ export class StreamedRpc {
         // Not followed: fetch would keep a copy of the streamed body to resend it (nodejs/undici#4058).
         redirect: "error",
         duplex: "half",
-        signal: AbortSignal.any([signal, timeout.signal]),
+        signal: anySignal([signal, timeout.signal]),
       } as RequestInit);
     } catch (error) {
       // The body's own failure (a medium that did not have its size): nothing went out whole.

@@ -1,4 +1,4 @@
-import { downloadMedium, tooLarge } from "@chorus/channel-kit";
+import { anySignal, downloadMedium, tooLarge } from "@chorus/channel-kit";
 import { type Attachment, type ChannelInstance, ChorusError, type DownloadedMedium } from "@chorus/core";
 import type { SlackApi } from "./api.js";
 import type { SlackFileSource, SlackFileUnavailable } from "./attachments.js";
@@ -48,7 +48,7 @@ export function createDownload(
       what,
       headers: { authorization: `Bearer ${config.botToken}` },
       credentialOrigins: [...hosts],
-      signal: signal ? AbortSignal.any([lifetime, signal]) : lifetime,
+      signal: signal ? anySignal([lifetime, signal]) : lifetime,
     });
     if (medium.mime === "text/html" && attachment.mime !== "text/html") {
       await medium.stream.cancel().catch(() => undefined);

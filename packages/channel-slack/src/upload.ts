@@ -1,4 +1,4 @@
-import { type Redactor, retrying, tooLarge } from "@chorus/channel-kit";
+import { anySignal, type Redactor, retrying, tooLarge } from "@chorus/channel-kit";
 import { ChorusError, type OutboundMedium, toChorusError } from "@chorus/core";
 import type { SlackApi } from "./api.js";
 import type { SlackConfig } from "./config.js";
@@ -57,7 +57,7 @@ export async function uploadBytes(ticket: UploadTicket, options: UploadOptions):
   const what = `the upload of "${medium.filename}" to Slack`;
   const allowanceMs = Math.ceil(medium.size / SLOWEST_UPLOAD_BYTES_PER_SECOND) * 1000;
   const attempt = async () => {
-    const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.config.timeoutMs + allowanceMs)]);
+    const signal = anySignal([options.signal, AbortSignal.timeout(options.config.timeoutMs + allowanceMs)]);
     let response: Response;
     try {
       response = await fetch(ticket.uploadUrl, {

@@ -1,3 +1,4 @@
+import { anySignal } from "@chorus/channel-kit";
 import type { Logger } from "@chorus/core";
 import { LogLevel, type Logger as SlackLogger, type WebClientOptions } from "@slack/web-api";
 import type { SlackConfig } from "./config.js";
@@ -24,7 +25,7 @@ export function webClientOptions(config: SlackConfig, hooks: WebClientHooks): We
     timeout: config.timeoutMs,
     // Redirects and proxies are the library's business; stopping is ours.
     fetch: (url, init) =>
-      fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, hooks.signal]) : hooks.signal }),
+      fetch(url, { ...init, signal: init?.signal ? anySignal([init.signal, hooks.signal]) : hooks.signal }),
     logger: slackLogger(hooks.logger),
   };
 }

@@ -1,4 +1,4 @@
-import { abortableDelay, type Redactor, retryDelay } from "@chorus/channel-kit";
+import { abortableDelay, anySignal, type Redactor, retryDelay } from "@chorus/channel-kit";
 import type { ChorusError } from "@chorus/core";
 import { Api, GrammyError, type Transformer } from "grammy";
 import type { TelegramConfig } from "./config.js";
@@ -79,7 +79,7 @@ async function once(
 ): Promise<Answer | ChorusError> {
   const timeout = AbortSignal.timeout(timeoutMs);
   // grammY types the signal with its own AbortSignal shim; the platform one is what it uses.
-  const signal = AbortSignal.any([timeout, ...signals]) as Parameters<Call>[2];
+  const signal = anySignal([timeout, ...signals]) as Parameters<Call>[2];
   try {
     const answer = await prev(method, payload, signal);
     if (answer?.ok === true) return answer;

@@ -1,4 +1,11 @@
-import { abortableDelay, acknowledges, RECONNECT_BACKOFF, type Receiver, Reconnect } from "@chorus/channel-kit";
+import {
+  abortableDelay,
+  acknowledges,
+  anySignal,
+  RECONNECT_BACKOFF,
+  type Receiver,
+  Reconnect,
+} from "@chorus/channel-kit";
 import type { ChannelStatus, Logger } from "@chorus/core";
 import { RateLimitedError, toChorusError } from "@chorus/core";
 import type { Api } from "grammy";
@@ -58,7 +65,7 @@ export class Poller {
   /** Starts the loop (returns at once). */
   start(): void {
     this.#abort = new AbortController();
-    const signal = AbortSignal.any([this.#abort.signal, this.lifetime]);
+    const signal = anySignal([this.#abort.signal, this.lifetime]);
     this.#loop = this.#run(signal);
   }
 

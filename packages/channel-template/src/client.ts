@@ -1,4 +1,5 @@
 import {
+  anySignal,
   codeForStatus,
   type HttpAnswer,
   HttpClient,
@@ -75,7 +76,7 @@ export async function postForm<T>(
       // Not followed: fetch would keep a copy of the streamed body to resend it (nodejs/undici#4058).
       redirect: "error",
       duplex: "half", // a streamed request body
-      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+      signal: options.signal ? anySignal([options.signal, timeout]) : timeout,
     } as RequestInit);
     text = await response.text();
   } catch (error) {

@@ -1,4 +1,4 @@
-import { downloadMedium } from "@chorus/channel-kit";
+import { anySignal, downloadMedium } from "@chorus/channel-kit";
 import { type Attachment, type ChannelInstance, ChorusError } from "@chorus/core";
 import type { AcmeConfig } from "./config.js";
 import type { AcmeMessage } from "./wire.js";
@@ -41,7 +41,7 @@ export function createMedia(config: AcmeConfig, signal: AbortSignal): Pick<Chann
         what: `Acme file "${attachment.filename ?? attachment.kind}"`,
         headers: { authorization: `Bearer ${config.token}` },
         credentialOrigins: [new URL(config.baseUrl).origin],
-        signal: options.signal ? AbortSignal.any([signal, options.signal]) : signal,
+        signal: options.signal ? anySignal([signal, options.signal]) : signal,
       });
     },
   };

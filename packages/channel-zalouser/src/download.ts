@@ -1,4 +1,4 @@
-import { downloadMedium, tooLarge } from "@chorus/channel-kit";
+import { anySignal, downloadMedium, tooLarge } from "@chorus/channel-kit";
 import { type Attachment, type ChannelInstance, ChorusError, type DownloadedMedium } from "@chorus/core";
 import type { ZaloMediaSource } from "./attachments.js";
 import type { ZalouserConfig } from "./config.js";
@@ -33,7 +33,7 @@ export function createDownload(
       maxBytes,
       what,
       fetch: fetchZalo,
-      signal: signal ? AbortSignal.any([lifetime, signal]) : lifetime,
+      signal: signal ? anySignal([lifetime, signal]) : lifetime,
     });
     return withMime(medium, attachment.mime);
   };

@@ -9,7 +9,7 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
  * the caller's signal still aborts it earlier.
  *
  * The deadline is a timer that aborts an AbortController the request uses, and the timer holds the
- * controller until the body is read or the call ends. Not `AbortSignal.any([caller, timeout])`:
+ * controller until the body is read or the call ends. Not the caller's signal and a timeout's linked (`anySignal`):
  * such a signal is held only weakly by the signals it combines, nothing holds it once the answer's
  * headers arrived, and a garbage collection then takes it — a stream that stalls after its headers
  * would never be aborted (Node 20).

@@ -1,3 +1,4 @@
+import { anySignal } from "@chorus/channel-kit";
 import type { ChannelState, ChannelWatch } from "../channels/index.js";
 import type { StateStore } from "../state/index.js";
 import type { EventFilter } from "./filter.js";
@@ -63,7 +64,7 @@ export class EventHub {
     options: { operator?: boolean } = {},
   ): Promise<void> {
     // Either ends the stream, and a download of an event's attachments under way with it.
-    const signal = AbortSignal.any([client, this.#closing.signal]);
+    const signal = anySignal([client, this.#closing.signal]);
     const { state, filter, watch } = this.options;
     const bounds = await state.inbox.bounds();
     // An id past the newest row is not one of this inbox's (a new database): from now, and say so.

@@ -1,4 +1,11 @@
-import { codeForStatus, multipartBody, PlatformHttpError, platformMessage, Redactor } from "@chorus/channel-kit";
+import {
+  anySignal,
+  codeForStatus,
+  multipartBody,
+  PlatformHttpError,
+  platformMessage,
+  Redactor,
+} from "@chorus/channel-kit";
 import { ChorusError, type ErrorCode } from "@chorus/core";
 import { API_KEY_ENV, type TranscriptionConfig } from "../config/index.js";
 
@@ -108,7 +115,7 @@ export class Transcriber {
         // Without it undici's fetch tees a stream body to follow redirects and keeps the unread
         // branch: the whole recording in memory (nodejs/undici#4058). A stream cannot be resent anyway.
         redirect: "error",
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        signal: signal ? anySignal([signal, timeout]) : timeout,
       } as RequestInit);
       const body = await readAnswer(answer);
       if (!answer.ok) throw this.#refusal(answer.status, body);

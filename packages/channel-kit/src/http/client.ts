@@ -2,6 +2,7 @@ import { ChorusError, type ErrorCode, RateLimitedError } from "@chorus/core";
 import type { Redactor } from "../redact/redactor.js";
 import { parseRetryAfter } from "../retry/retry-after.js";
 import { retrying } from "../retry/retrying.js";
+import { anySignal } from "../signals/any-signal.js";
 import { codeForStatus, PlatformHttpError, platformMessage } from "./errors.js";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -137,7 +138,7 @@ export class HttpClient {
         method: call.method,
         headers: request.headers,
         ...(request.body !== undefined ? { body: request.body } : {}),
-        signal: outer ? AbortSignal.any([outer, timeout]) : timeout,
+        signal: outer ? anySignal([outer, timeout]) : timeout,
       });
       text = await response.text();
     } catch (error) {
@@ -208,7 +209,7 @@ export class HttpClient {
 
   #signal(call: PlatformCall): AbortSignal | undefined {
     const signals = [this.options.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
-    return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
+    return signals.length <= 1 ? signals[0] : anySignal(signals);
   }
 
   #redact(error: unknown): unknown {

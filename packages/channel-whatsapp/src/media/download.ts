@@ -1,4 +1,4 @@
-import { capStream, downloadMedium, tooLarge } from "@chorus/channel-kit";
+import { anySignal, capStream, downloadMedium, tooLarge } from "@chorus/channel-kit";
 import { type Attachment, ChorusError, type DownloadedMedium, type DownloadOptions } from "@chorus/core";
 import {
   DEFAULT_ORIGIN,
@@ -41,7 +41,7 @@ export function createDownload(deps: DownloadDeps) {
     const size = source.fileLength ?? attachment.size;
     if (size !== undefined && size > options.maxBytes) throw tooLarge(what, options.maxBytes, size);
     // The caller's signal and the instance's: a stop cancels the lookup and the download too.
-    const signal = options.signal ? AbortSignal.any([deps.signal, options.signal]) : deps.signal;
+    const signal = options.signal ? anySignal([deps.signal, options.signal]) : deps.signal;
     const connection = await withRetries(() => deps.mediaConnection(), {
       retries: deps.retries,
       what: "media host lookup",

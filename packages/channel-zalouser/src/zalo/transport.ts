@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { parseRetryAfter } from "@chorus/channel-kit";
+import { anySignal, parseRetryAfter } from "@chorus/channel-kit";
 import { decryptAes, encryptAes, loginKey } from "./crypto.js";
 import { redirectZaloUrl, redirectZaloUrls } from "./hosts.js";
 
@@ -62,7 +62,7 @@ export function createZaloFetch(options: ZaloTransportOptions): typeof fetch {
     const { agent: _agent, ...rest } = init as RequestInit & { agent?: unknown };
     let response: Response;
     try {
-      response = await fetch(url, { ...rest, signal: AbortSignal.any(signals) });
+      response = await fetch(url, { ...rest, signal: anySignal(signals) });
     } catch (error) {
       if (facts) facts.networkError = error;
       throw error;

@@ -1,4 +1,4 @@
-import { downloadMedium, type Redactor } from "@chorus/channel-kit";
+import { anySignal, downloadMedium, type Redactor } from "@chorus/channel-kit";
 import { type Attachment, type ChannelInstance, ChorusError } from "@chorus/core";
 import type { MemoryConfig } from "./config.js";
 import type { WireMessage } from "./wire.js";
@@ -39,7 +39,7 @@ export function createDownload(
           what: `memory medium ${id}`,
           headers: { authorization: `Bearer ${config.token}` },
           credentialOrigins: [new URL(base).origin],
-          signal: options.signal ? AbortSignal.any([signal, options.signal]) : signal,
+          signal: options.signal ? anySignal([signal, options.signal]) : signal,
         });
       } catch (error) {
         throw redactor.error(error);

@@ -1,3 +1,4 @@
+import { anySignal } from "@chorus/channel-kit";
 import { stripVariationSelectors } from "@chorus/core";
 import { createFakeServer, type FakeServer, json, type RequestContext } from "../fake-server/index.js";
 import {
@@ -215,7 +216,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
         return fail(400, "bad_request", "after and waitMs are numbers");
       const gone = new AbortController();
       ctx.request.once("close", () => gone.abort());
-      await state.waitForEvents(after, waitMs, AbortSignal.any([gone.signal, closing.signal]));
+      await state.waitForEvents(after, waitMs, anySignal([gone.signal, closing.signal]));
       return json(200, { events: state.eventsAfter(after) });
     }),
   );

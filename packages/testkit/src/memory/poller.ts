@@ -2,6 +2,7 @@ import { join } from "node:path";
 import {
   abortableDelay,
   acknowledges,
+  anySignal,
   createReceiver,
   type HttpClient,
   type Receiver,
@@ -57,7 +58,7 @@ export class EventPoller {
     const stored = await this.ctx.store.get(CURSOR_KEY);
     const seq = typeof stored === "number" && Number.isInteger(stored) && stored >= 0 ? stored : 0;
     this.#stop = new AbortController();
-    this.#loop = this.#run(seq, AbortSignal.any([this.#stop.signal, this.ctx.signal]));
+    this.#loop = this.#run(seq, anySignal([this.#stop.signal, this.ctx.signal]));
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,4 @@
-import { codeForStatus, PlatformHttpError, type Redactor, tooLarge } from "@chorus/channel-kit";
+import { anySignal, codeForStatus, PlatformHttpError, type Redactor, tooLarge } from "@chorus/channel-kit";
 import { ChorusError, type OutboundMedium } from "@chorus/core";
 import { memoryRefusal } from "./client.js";
 import type { MemoryConfig } from "./config.js";
@@ -42,7 +42,7 @@ export async function uploadMedium(medium: OutboundMedium, options: UploadOption
       // Without it undici's fetch tees a stream body to follow redirects and keeps the unread
       // branch: the whole upload in memory (nodejs/undici#4058). A stream cannot be resent anyway.
       redirect: "error",
-      signal: AbortSignal.any([options.signal, timeout]),
+      signal: anySignal([options.signal, timeout]),
     } as RequestInit);
     text = await response.text();
   } catch (error) {
