@@ -8,7 +8,7 @@ import type { Receive } from "../pipeline/index.js";
 import { discoverChannels, webchatBuiltin } from "../plugins/index.js";
 import type { StateStore } from "../state/index.js";
 import { type ChorusPaths, GATEWAY_PACKAGE_DIR } from "../support/index.js";
-import { createWebchatPlugin, WebchatSite } from "../webchat/index.js";
+import { createWebchatPlugin, type WebchatMediaStore, WebchatSite } from "../webchat/index.js";
 import { type Account, configureAccounts } from "./accounts.js";
 
 /** The configured channel accounts, ready to start, and what serves them. */
@@ -34,6 +34,8 @@ export async function createChannels(options: {
   state: StateStore;
   registry: ChannelRegistry;
   receive: Receive;
+  /** The gateway's media store, where the webchat keeps its media. */
+  media?: WebchatMediaStore;
   /** A delivery a channel account could not read. */
   onUnreadable?(channel: string, account: string, problem: string): void;
   /** The gateway's public URL once it listens (for webhook registration). */
@@ -52,7 +54,7 @@ export async function createChannels(options: {
     pluginsDir: paths.plugins,
     load: config.plugins.load,
     configDir: dirname(loaded.file),
-    builtins: [webchatBuiltin(createWebchatPlugin(webchat) as ChannelPlugin<unknown>)],
+    builtins: [webchatBuiltin(createWebchatPlugin(webchat, { media: options.media }) as ChannelPlugin<unknown>)],
   });
   for (const problem of discovery.problems) logger.warn({ problem }, "plugin discovery problem");
   const hooks = new HookRegistry();

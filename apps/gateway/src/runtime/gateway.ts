@@ -111,6 +111,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     state,
     registry,
     receive: pipeline.receive,
+    media: kept.media.store,
     onUnreadable: (channel, account, problem) => {
       metrics.received(channel, account, "unreadable");
       operator.publish({ outcome: "unreadable", channel, account, reason: problem });

@@ -16,8 +16,8 @@ export interface WebchatHubOptions {
   persistDelayMs?: number;
   /** Files people upload for their messages; without it messages carry no media from people. */
   uploads?: Uploads;
-  /** Told the media of messages no longer kept (dropped beyond `historyLimit`), to delete their files. */
-  mediaDropped?: (ids: readonly string[]) => void;
+  /** Told the media of messages no longer kept (dropped beyond `historyLimit`), to delete them from the store. */
+  mediaDropped?: (media: readonly WebchatMedium[]) => void;
 }
 
 export interface PostOptions {

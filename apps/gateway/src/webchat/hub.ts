@@ -32,7 +32,7 @@ export class WebchatHub {
   readonly #logger: Logger;
   #title: string;
   readonly #historyLimit: number;
-  readonly #mediaDropped: ((ids: readonly string[]) => void) | undefined;
+  readonly #mediaDropped: ((media: readonly WebchatMedium[]) => void) | undefined;
   /** Files people upload for their messages (`SocketSession` claims them), where the hub keeps media. */
   readonly uploads: Uploads | undefined;
 
@@ -254,8 +254,8 @@ export class WebchatHub {
   }
 
   #dropMedia(messages: readonly MessageRecord[]): void {
-    const ids = messages.flatMap((message) => (message.media ?? []).map((medium) => medium.id));
-    if (ids.length > 0) this.#mediaDropped?.(ids);
+    const media = messages.flatMap((message) => message.media ?? []);
+    if (media.length > 0) this.#mediaDropped?.(media);
   }
 
   #emit(event: HubEvent): void {

@@ -1,11 +1,12 @@
 // The built-in webchat channel: its hub (rooms, people, messages, reactions, kept in the channel's
-// store; media as files in its state dir), the plugin that builds it from its context, and the page,
-// socket and routes (uploads, media) the gateway serves it on.
+// store; media in the gateway's media store), the plugin that builds it from its context, and the
+// page, socket and routes (uploads, media) the gateway serves it on.
 export { type WebchatConfig, webchatConfigSchema } from "./config.js";
 export { WebchatHub } from "./hub.js";
 export type { PostOptions, WebchatHubOptions } from "./hub-options.js";
 export { toInboundEvents, webchatRef } from "./inbound.js";
 export { LEGACY_STATE_FILE as WEBCHAT_LEGACY_STATE_FILE } from "./legacy-state.js";
+export type { WebchatMediaStore } from "./media-store.js";
 export { findMentions } from "./mentions.js";
 export {
   builtPageAssets,

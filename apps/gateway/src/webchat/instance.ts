@@ -13,56 +13,66 @@ import {
 import type { WebchatConfig } from "./config.js";
 import { WebchatHub } from "./hub.js";
 import { webchatRef } from "./inbound.js";
+import { importLegacyMedia } from "./legacy-media.js";
 import { importLegacyState } from "./legacy-state.js";
 import { createWebchatDownload } from "./media.js";
-import { MediaFiles } from "./media-files.js";
 import { registerMediaRoutes } from "./media-routes.js";
+import { WebchatMedia, type WebchatMediaStore } from "./media-store.js";
 import { createWebchatOutbound } from "./outbound.js";
 import { createWebchatReceiver } from "./receive.js";
 import type { WebchatSite } from "./site.js";
-import { BOT_ID, type ChatMessageView, WEBCHAT_CHANNEL_ID } from "./types.js";
+import { UploadStaging } from "./staging.js";
+import { BOT_ID, type ChatMessageView, WEBCHAT_CHANNEL_ID, type WebchatMedium } from "./types.js";
 import { Uploads } from "./uploads.js";
 import { webchatEmoji } from "./validate.js";
 
 /**
- * One running webchat: a hub with what `ctx.store` kept (an older version's `webchat.json`
- * imported into it first), served on `site` from `start` to `stop`; its media are files in
- * `<stateDir>/media`, uploaded and served by its routes.
+ * One running webchat: a hub with what `ctx.store` kept (an older version's `webchat.json` and
+ * media files imported first), served on `site` from `start` to `stop`; its media are in the
+ * gateway's media store (`store`; without one it keeps none), uploaded (staged in
+ * `<stateDir>/uploads` while under way) and served by its routes, so any gateway it moves to
+ * serves them.
  */
 export async function createWebchatInstance(
   site: WebchatSite,
   ctx: ChannelContext<WebchatConfig>,
+  store?: WebchatMediaStore,
 ): Promise<ChannelInstance> {
   await importLegacyState(ctx.store, ctx.logger, ctx.stateDir);
-  const files = new MediaFiles(join(ctx.stateDir, "media"));
-  await files.ready();
-  const uploads = new Uploads(files);
-  const forget = (ids: readonly string[]) =>
-    void Promise.all(ids.map((id) => files.remove(id))).catch((error: unknown) =>
+  const media = store ? new WebchatMedia(store) : undefined;
+  let uploads: Uploads | undefined;
+  if (media) {
+    await importLegacyMedia(ctx.store, media, ctx.stateDir, ctx.logger);
+    const staging = new UploadStaging(join(ctx.stateDir, "uploads"));
+    await staging.ready();
+    uploads = new Uploads(staging, media);
+  }
+  const forget = (dropped: readonly WebchatMedium[]) =>
+    void Promise.all(dropped.map((medium) => medium.mediaId && media?.remove(medium.mediaId))).catch((error: unknown) =>
       ctx.logger.warn({ err: error }, "webchat: could not delete the media of messages no longer kept"),
     );
   const hub = await WebchatHub.load({
     store: ctx.store,
     logger: ctx.logger,
     botName: ctx.config.botName ?? site.botName,
-    uploads,
+    ...(uploads ? { uploads } : {}),
     mediaDropped: forget,
     ...(ctx.config.title !== undefined ? { title: ctx.config.title } : {}),
     ...(ctx.config.keepMessages !== undefined ? { historyLimit: ctx.config.keepMessages } : {}),
   });
-  // Uploads never sent and media whose messages went while the webchat was not running.
-  await files.sweep((id) => hub.medium(id) !== undefined);
   const scope: RefScope = { channel: WEBCHAT_CHANNEL_ID, accountId: ctx.accountId, botId: BOT_ID };
   const receiver = createWebchatReceiver(hub, ctx, scope);
   let unsubscribe: (() => void) | undefined;
   let state: ChannelStatus["state"] = "stopped";
-  registerMediaRoutes(ctx.http, {
-    site,
-    uploads,
-    files,
-    medium: (id) => (site.hub === hub ? hub.medium(id) : undefined),
-    logger: ctx.logger,
-  });
+  if (uploads && media) {
+    registerMediaRoutes(ctx.http, {
+      site,
+      uploads,
+      media,
+      medium: (id) => (site.hub === hub ? hub.medium(id) : undefined),
+      logger: ctx.logger,
+    });
+  }
 
   const messageAt = (ref: Pick<MessageRef, "conversationId" | "messageId">): ChatMessageView => {
     const message = hub.message(ref.messageId);
@@ -90,8 +100,8 @@ export async function createWebchatInstance(
       state = "stopped";
       await hub.flush();
     },
-    send: createWebchatOutbound(hub, files, scope),
-    download: createWebchatDownload(files),
+    send: createWebchatOutbound(hub, media, scope),
+    ...(media ? { download: createWebchatDownload(media, (id) => hub.medium(id)) } : {}),
     async react(ref, intent) {
       return executeIntent(hub, messageAt(ref).id, intent);
     },

@@ -3,13 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebchatHub } from "./hub.js";
 import { createWebchatPlugin } from "./plugin.js";
 import { WebchatSite } from "./site.js";
-import { tempDir, uploadOverHttp } from "./support.test.util.js";
+import { type TestMediaStore, tempDir, testMediaStore, uploadOverHttp } from "./support.test.util.js";
 
 const TOKEN = "routes-test-token-0123456789";
 const site = new WebchatSite({ botName: "Chorus" });
 let running: RunningChannel;
 let cleanup: () => Promise<void>;
 let hooks: string;
+let opened: TestMediaStore;
+let now = Date.now();
 
 function hub(): WebchatHub {
   if (!site.hub) throw new Error("the webchat instance is not running");
@@ -19,12 +21,14 @@ function hub(): WebchatHub {
 beforeAll(async () => {
   const temp = await tempDir("routes");
   cleanup = temp.cleanup;
-  running = await startChannel(createWebchatPlugin(site), { config: {}, stateDir: temp.dir });
+  opened = await testMediaStore({ retentionMs: 86_400_000, now: () => now });
+  running = await startChannel(createWebchatPlugin(site, { media: opened.store }), { config: {}, stateDir: temp.dir });
   site.useToken(TOKEN);
   hooks = running.hooksUrl;
 });
 afterAll(async () => {
   await running?.stop();
+  await opened?.close();
   await cleanup?.();
 });
 
@@ -122,5 +126,33 @@ describe("the webchat's upload and media routes, over HTTP", () => {
     expect(past.status).toBe(416);
     const unknown = await fetch(`${hooks}/hooks/webchat/media?id=wm_AAAAAAAAAAAAAAAAAAAAAA&token=${TOKEN}`);
     expect(unknown.status).toBe(404);
+  });
+
+  it("serve only the media of kept messages from the store, and 404 (no longer kept) once the store's retention pruned one", async () => {
+    const text = new TextEncoder().encode("kept for a day");
+    const medium = await postedUpload(text, "note.txt", "text/plain");
+    expect(hub().medium(medium.id)?.mediaId).toMatch(/^med_/);
+    // A medium of the store that no webchat message shows is not served here, by either id.
+    const byStoreId = `${hooks}/hooks/webchat/media?id=${hub().medium(medium.id)?.mediaId}&token=${TOKEN}`;
+    expect((await fetch(byStoreId)).status).toBe(404);
+    const other = await opened.store.put(
+      new ReadableStream({
+        start: (c) => {
+          c.enqueue(new Uint8Array([1]));
+          c.close();
+        },
+      }),
+      { maxBytes: 10, filename: "other.bin" },
+    );
+    expect((await fetch(`${hooks}/hooks/webchat/media?id=${other.mediaId}&token=${TOKEN}`)).status).toBe(404);
+    expect(await (await fetch(`${hooks}${medium.url}&token=${TOKEN}`)).text()).toBe("kept for a day");
+    now += 2 * 86_400_000;
+    expect(await opened.store.prune()).toBeGreaterThan(0);
+    const gone = await fetch(`${hooks}${medium.url}&token=${TOKEN}`);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({
+      ok: false,
+      error: { code: "E_MESSAGE_NOT_FOUND", message: expect.stringContaining("no longer kept") },
+    });
   });
 });

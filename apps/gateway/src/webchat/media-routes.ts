@@ -1,8 +1,8 @@
 import { collectBytes } from "@chorus/channel-kit";
 import { type ChannelContext, ChorusError, type ErrorCode, isChorusError, type Logger, z } from "@chorus/core";
-import type { MediaFiles } from "./media-files.js";
 import { showsInline, UPLOAD_KINDS } from "./media-kinds.js";
 import { MEDIA_PATH, UPLOAD_PATH } from "./media-paths.js";
+import type { WebchatMedia } from "./media-store.js";
 import type { WebchatSite } from "./site.js";
 import type { WebchatMedium } from "./types.js";
 import type { Uploads } from "./uploads.js";
@@ -25,11 +25,11 @@ const uploadRequest = z
   })
   .strict();
 
-/** What the webchat's routes serve from: the site (its token), the uploads, the files and the kept messages' media. */
+/** What the webchat's routes serve from: the site (its token), the uploads, the media store and the kept messages' media. */
 export interface MediaRoutesOptions {
   site: WebchatSite;
   uploads: Uploads;
-  files: MediaFiles;
+  media: WebchatMedia;
   /** A medium of a message the running hub keeps, by id. */
   medium(id: string): WebchatMedium | undefined;
   logger: Logger;
@@ -38,12 +38,13 @@ export interface MediaRoutesOptions {
 /**
  * The webchat's HTTP routes, each taking the token the socket takes (`Authorization: Bearer`, or
  * `?token=` where the page cannot set a header: an `<img>`): `POST /upload` announces a file,
- * `PUT /upload?id=&offset=` streams a piece of it to its file, `GET /media?id=` serves a medium of
- * a kept message so it never runs as the gateway's page (`nosniff`, a sandbox CSP, inline only for
- * pictures, audio and video).
+ * `PUT /upload?id=&offset=` streams a piece of it (the last one puts it in the media store),
+ * `GET /media?id=` serves a medium of a kept message from the store (so any gateway of a cluster
+ * does) and never as the gateway's page (`nosniff`, a sandbox CSP, inline only for pictures, audio
+ * and video).
  */
 export function registerMediaRoutes(http: ChannelContext<unknown>["http"], options: MediaRoutesOptions): void {
-  const { site, uploads, files } = options;
+  const { site, uploads, media } = options;
   const guarded =
     (handle: (request: Request, url: URL) => Promise<Response>) =>
     async (request: Request): Promise<Response> => {
@@ -105,9 +106,13 @@ export function registerMediaRoutes(http: ChannelContext<unknown>["http"], optio
     guarded(async (request, url) => {
       const id = url.searchParams.get("id") ?? "";
       const medium = options.medium(id);
-      const size = medium ? await files.size(id) : undefined;
-      if (!medium || size === undefined) {
-        return failure("E_MESSAGE_NOT_FOUND", "no such medium (never sent here, or its message is no longer kept)");
+      const mediaId = medium?.mediaId;
+      const size = mediaId === undefined ? undefined : await media.size(mediaId);
+      if (!medium || mediaId === undefined || size === undefined) {
+        return failure(
+          "E_MESSAGE_NOT_FOUND",
+          "no such medium: never sent here, or no longer kept (its message left the history, or it is older than the gateway keeps media)",
+        );
       }
       const range = rangeOf(request.headers.get("range"), size);
       if (range === "unsatisfiable") {
@@ -125,7 +130,7 @@ export function registerMediaRoutes(http: ChannelContext<unknown>["http"], optio
         "accept-ranges": "bytes",
       });
       if (range) headers.set("content-range", `bytes ${start}-${end}/${size}`);
-      const body = size === 0 ? null : files.open(id, { start, end }, request.signal);
+      const body = size === 0 ? null : await media.open(mediaId, { start, end }, request.signal);
       return new Response(body, { status: range ? 206 : 200, headers });
     }),
   );

@@ -1,4 +1,4 @@
-import { readdir, rm } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { collectBytes, streamOf } from "@chorus/channel-kit";
 import { type Attachment, ChorusError, type InboundMessageEvent, type OutboundMedium } from "@chorus/core";
@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WebchatHub } from "./hub.js";
 import { createWebchatPlugin } from "./plugin.js";
 import { WebchatSite } from "./site.js";
-import { tempDir } from "./support.test.util.js";
+import { type TestMediaStore, tempDir, testMediaStore } from "./support.test.util.js";
 
 const MiB = 1024 * 1024;
 let site: WebchatSite;
@@ -15,22 +15,33 @@ let running: RunningChannel;
 let dir: string;
 let cleanup: () => Promise<void>;
 let adaId: string | undefined;
+let opened: TestMediaStore;
+let now = Date.now();
 
 const hub = (): WebchatHub => site.hub as WebchatHub;
-const mediaDir = () => join(dir, "media");
+const DAY = 86_400_000;
 
 async function start(config: object = {}) {
-  running = await startChannel(createWebchatPlugin(site), { config, stateDir: dir });
+  running = await startChannel(createWebchatPlugin(site, { media: opened.store }), { config, stateDir: dir });
+}
+
+/** The bytes the media store keeps under `mediaId`. */
+async function storedBytes(mediaId: string): Promise<Uint8Array> {
+  const { stream } = await opened.store.open(mediaId);
+  return collectBytes(stream, 30 * MiB, "test");
 }
 
 beforeEach(async () => {
   ({ dir, cleanup } = await tempDir("media"));
   adaId = undefined;
+  now = Date.now();
+  opened = await testMediaStore({ retentionMs: 7 * DAY, now: () => now });
   site = new WebchatSite({ botName: "Chorus" });
   await start();
 });
 afterEach(async () => {
   await running.stop();
+  await opened.close();
   await cleanup();
 });
 
@@ -46,11 +57,12 @@ async function adaSends(files: { bytes: Uint8Array; filename: string; mime: stri
     await uploads.append(medium.id, 0, streamOf(file.bytes));
     ids.push(medium.id);
   }
-  const posted = hub().post(`dm:${ada.id}`, ada.id, text, { media: uploads.claim(ids) });
+  const media = uploads.claim(ids);
+  const posted = hub().post(`dm:${ada.id}`, ada.id, text, { media });
   const event = (await running.waitForEvent(
     (e) => e.type === "message" && e.ref.messageId === posted.id,
   )) as InboundMessageEvent;
-  return { ada, posted, event };
+  return { ada, posted, event, mediaIds: media.map((medium) => medium.mediaId as string) };
 }
 
 /** A medium to send whose bytes are `bytes`, counting how often it was opened. */
@@ -81,7 +93,7 @@ const refusal = async (promise: Promise<unknown>) => {
 };
 
 describe("webchat media people send", () => {
-  it("emit one message event with an attachment each (source: the medium's id), and download gives the bytes", async () => {
+  it("emit one message event with an attachment each (source: the medium's id), and download gives the bytes from the store", async () => {
     const png = sampleMedium("image");
     const pdf = sampleMedium("file");
     const { event } = await adaSends([
@@ -112,53 +124,64 @@ describe("webchat media people send", () => {
     expect(await collectBytes(got.stream, MiB, "test")).toEqual(pdf.bytes);
   });
 
-  it("a download over its cap fails before a byte is read; a medium no longer kept is E_MESSAGE_NOT_FOUND", async () => {
+  it("a download over its cap fails before a byte is read; a medium past the store's retention is E_MESSAGE_NOT_FOUND", async () => {
     const { event } = await adaSends([
       { bytes: new Uint8Array(300_000), filename: "big.bin", mime: "application/octet-stream" },
     ]);
     const attachment = event.attachments?.[0] as Attachment;
     const download = running.instance.download?.bind(running.instance);
     if (!download) throw new Error("no download");
-    const before = hub().uploads?.files.bytesRead;
+    const before = hub().uploads?.media.bytesRead;
     const over = await refusal(download(attachment, { maxBytes: 1000 }));
     expect(over.code).toBe("E_TOO_LARGE");
     expect(over.message).toBe('the webchat medium "big.bin" is 293 KB, over 1000 bytes.');
-    expect(hub().uploads?.files.bytesRead).toBe(before);
+    expect(hub().uploads?.media.bytesRead).toBe(before);
 
     const aborted = new AbortController();
     aborted.abort(new Error("stopping"));
     await expect(download(attachment, { maxBytes: MiB, signal: aborted.signal })).rejects.toThrow("stopping");
 
-    await rm(join(mediaDir(), attachment.source as string));
-    expect((await refusal(download(attachment, { maxBytes: MiB }))).code).toBe("E_MESSAGE_NOT_FOUND");
+    // The store's retention applies to the webchat's media like to any other.
+    now += 8 * DAY;
+    expect(await opened.store.prune()).toBe(1);
+    const gone = await refusal(download(attachment, { maxBytes: MiB }));
+    expect(gone.code).toBe("E_MESSAGE_NOT_FOUND");
+    expect(gone.message).toBe('the webchat medium "big.bin" is no longer kept');
+    expect(gone.hint).toContain("media.retention");
     const forged = await refusal(download({ kind: "file", source: "../../etc/passwd" }, { maxBytes: MiB }));
     expect(forged.code).toBe("E_INVALID_INPUT");
   });
 
-  it("keeps media with the history: after a restart the message has them and their files stay", async () => {
+  it("keeps media with the history: after a restart the message has them, in the store, and no file in the state dir", async () => {
     const png = sampleMedium("image");
     const { ada, posted } = await adaSends([{ ...png, filename: "photo.png" }], "look");
     await running.restart();
     const kept = hub().message(posted.id);
     expect(kept?.text).toBe("look");
     expect(kept?.attachments).toEqual(posted.attachments);
-    expect(hub().messagesIn(`dm:${ada.id}`).at(-1)?.attachments?.[0]?.url).toMatch(/^\/hooks\/webchat\/media\?id=wm_/);
-    expect(await readdir(mediaDir())).toEqual([posted.attachments?.[0]?.id]);
+    const id = posted.attachments?.[0]?.id as string;
+    expect(hub().messagesIn(`dm:${ada.id}`).at(-1)?.attachments?.[0]?.url).toBe(`/hooks/webchat/media?id=${id}`);
+    expect(await storedBytes(hub().medium(id)?.mediaId as string)).toEqual(png.bytes);
+    expect(await readdir(dir)).not.toContain("media");
+    expect(await readdir(join(dir, "uploads"))).toEqual([]);
   });
 
-  it("deletes the files of messages the room no longer keeps, and of uploads never sent", async () => {
+  it("deletes the media of messages the room no longer keeps, and uploads left unfinished by a restart", async () => {
     await running.stop();
     await start({ keepMessages: 1 });
     const first = await adaSends([{ bytes: new Uint8Array([1]), filename: "1.txt", mime: "text/plain" }]);
     const uploads = hub().uploads;
     const stray = (await uploads?.begin({ filename: "never.txt", size: 2 }))?.medium.id;
     await uploads?.append(stray as string, 0, streamOf(new Uint8Array([1])));
+    expect(await readdir(join(dir, "uploads"))).toEqual([`${stray}.part`]);
     const second = await adaSends([{ bytes: new Uint8Array([2]), filename: "2.txt", mime: "text/plain" }]);
-    const secondId = second.posted.attachments?.[0]?.id as string;
-    const firstId = first.posted.attachments?.[0]?.id as string;
-    await expect.poll(() => readdir(mediaDir())).not.toContain(firstId);
+    const [secondId] = second.mediaIds;
+    const [firstId] = first.mediaIds;
+    await expect.poll(() => opened.store.get(firstId as string)).toBeUndefined();
     await running.restart();
-    expect(await readdir(mediaDir())).toEqual([secondId]);
+    expect(await readdir(join(dir, "uploads"))).toEqual([]);
+    expect(await opened.count()).toBe(1);
+    expect(await storedBytes(secondId as string)).toEqual(new Uint8Array([2]));
   });
 });
 
@@ -182,8 +205,10 @@ describe("webchat media the bot sends", () => {
       ["image", "image/png", png.filename, png.bytes.byteLength],
       ["voice", voice.mime, voice.filename, voice.bytes.byteLength],
     ]);
-    const files = await readdir(mediaDir());
-    expect(files.sort()).toEqual(message?.attachments?.map((m) => m.id).sort());
+    const [image, note] = (message?.attachments ?? []).map((m) => hub().medium(m.id)?.mediaId as string);
+    expect(await storedBytes(image as string)).toEqual(png.bytes);
+    expect(await storedBytes(note as string)).toEqual(voice.bytes);
+    expect(await opened.count()).toBe(2);
   });
 
   it("refuses a medium over 25 MiB before reading it, and sends nothing", async () => {
@@ -195,10 +220,10 @@ describe("webchat media the bot sends", () => {
     expect(error.message).toBe('"huge.bin" is over 25 MB; the webchat takes media up to 25 MB.');
     expect(small.opened + large.opened).toBe(0);
     expect(hub().messagesIn(`dm:${ada.id}`)).toEqual([]);
-    expect(await readdir(mediaDir())).toEqual([]);
+    expect(await opened.count()).toBe(0);
   });
 
-  it("sends nothing and keeps no file when a medium's bytes fail midway", async () => {
+  it("sends nothing and keeps no medium when a medium's bytes fail midway", async () => {
     const ada = hub().identify("Ada");
     const good = outbound("image", sampleMedium("image").bytes);
     const broken = outbound("file", new Uint8Array(10), {
@@ -212,6 +237,6 @@ describe("webchat media the bot sends", () => {
     const error = await refusal(running.instance.send({ id: `dm:${ada.id}` }, { text: "", media: [good, broken] }));
     expect(error.message).toBe("the store went away");
     expect(hub().messagesIn(`dm:${ada.id}`)).toEqual([]);
-    expect(await readdir(mediaDir())).toEqual([]);
+    expect(await opened.count()).toBe(0);
   });
 });

@@ -1,14 +1,17 @@
 import { capStream, tooLarge } from "@chorus/channel-kit";
 import { type Attachment, ChorusError, type DownloadedMedium, type DownloadOptions } from "@chorus/core";
-import { MEDIUM_ID, type MediaFiles } from "./media-files.js";
+import { MEDIUM_ID, noLongerKept, type WebchatMedia } from "./media-store.js";
+import type { WebchatMedium } from "./types.js";
 
 /**
- * The webchat's `download`: an attachment's bytes from its file in the state dir (`source` is the
- * medium's id), read as the gateway reads them and capped at `maxBytes` by the kit's `capStream`;
- * a file over the cap fails before a byte is read.
+ * The webchat's `download`: an attachment's bytes (`source` is the medium's id, `medium` finds it
+ * among the kept messages) from the gateway's media store, so any gateway of a cluster the webchat
+ * moved to serves it; read as the gateway reads them and capped at `maxBytes` by the kit's
+ * `capStream`. A medium over the cap fails before a byte is read.
  */
 export function createWebchatDownload(
-  files: MediaFiles,
+  media: WebchatMedia,
+  medium: (id: string) => WebchatMedium | undefined,
 ): (attachment: Attachment, options: DownloadOptions) => Promise<DownloadedMedium> {
   return async (attachment, { maxBytes, signal }) => {
     const id = attachment.source;
@@ -16,15 +19,12 @@ export function createWebchatDownload(
       throw new ChorusError("E_INVALID_INPUT", "this attachment is not a webchat medium (its source is no medium id)");
     }
     const what = `the webchat medium "${attachment.filename ?? id}"`;
-    const size = await files.size(id);
-    if (size === undefined) {
-      throw new ChorusError("E_MESSAGE_NOT_FOUND", `${what} is no longer kept`, {
-        hint: "Its message left the room's history, or the webchat moved to another gateway.",
-      });
-    }
+    const mediaId = medium(id)?.mediaId;
+    const size = mediaId === undefined ? undefined : await media.size(mediaId);
+    if (mediaId === undefined || size === undefined) throw noLongerKept(what);
     if (size > maxBytes) throw tooLarge(what, maxBytes, size);
     signal?.throwIfAborted();
-    const stream = capStream(files.open(id, {}, signal), maxBytes, what);
+    const stream = capStream(await media.open(mediaId, {}, signal), maxBytes, what);
     return { stream, size, ...(attachment.mime !== undefined ? { mime: attachment.mime } : {}) };
   };
 }

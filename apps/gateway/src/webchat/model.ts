@@ -200,7 +200,7 @@ export class WebchatModel {
       mentions: message.mentions.map((id) => this.#userOr(id, id)),
       reactions: this.reactionsView(message),
       ...(message.media
-        ? { attachments: message.media.map((medium) => ({ ...medium, url: mediaUrl(medium.id) })) }
+        ? { attachments: message.media.map(({ mediaId: _, ...medium }) => ({ ...medium, url: mediaUrl(medium.id) })) }
         : {}),
       ...(message.location ? { location: message.location } : {}),
     };

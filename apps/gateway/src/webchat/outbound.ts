@@ -9,8 +9,8 @@ import {
 } from "@chorus/core";
 import type { WebchatHub } from "./hub.js";
 import { webchatRef } from "./inbound.js";
-import { type MediaFiles, newMediumId } from "./media-files.js";
 import { cleanFilename, cleanMime, MAX_ATTACHMENTS, MAX_MEDIUM_BYTES, mediumTooLarge } from "./media-kinds.js";
+import { newMediumId, type WebchatMedia } from "./media-store.js";
 import { BOT_ID, type WebchatMedium } from "./types.js";
 import { MAX_MESSAGE_LENGTH } from "./validate.js";
 
@@ -19,15 +19,16 @@ export type WebchatSend = (conversation: ConversationAddress, message: OutboundM
 
 /**
  * The bot's messages into the hub: text split at the webchat's limit, and media planned by core
- * stored as files in the state dir (each streamed from `open()`, checked against the limit before
- * a byte is read) and shown with the first part, their captions as its text; a location as a pin.
+ * stored in the gateway's media store (each streamed from `open()`, checked against the limit
+ * before a byte is read; without a store, media are refused) and shown with the first part, their
+ * captions as its text; a location as a pin.
  */
-export function createWebchatOutbound(hub: WebchatHub, files: MediaFiles, scope: RefScope): WebchatSend {
+export function createWebchatOutbound(hub: WebchatHub, media: WebchatMedia | undefined, scope: RefScope): WebchatSend {
   return async (conversation, message) => {
     const replyTo = message.replyTo?.messageId;
     // A reply target that aged out of the room's history is dropped, not the reply.
     const replyKept = replyTo !== undefined && hub.message(replyTo)?.room === conversation.id;
-    const media = await store(files, message.media ?? []);
+    const stored = await store(media, message.media ?? []);
     const captions = (message.media ?? []).map((medium) => medium.caption ?? "");
     const text = [message.text, ...captions].filter((part) => part.trim() !== "").join("\n\n");
     let first: MessageRef | undefined;
@@ -36,22 +37,25 @@ export function createWebchatOutbound(hub: WebchatHub, files: MediaFiles, scope:
         const posted = hub.post(conversation.id, BOT_ID, part, {
           ...(index === 0 && replyKept ? { replyTo } : {}),
           ...(index === 0 && message.mentions ? { mentions: message.mentions } : {}),
-          ...(index === 0 && media.length > 0 ? { media } : {}),
+          ...(index === 0 && stored.length > 0 ? { media: stored } : {}),
           ...(index === 0 && message.location ? { location: message.location } : {}),
         });
         first ??= webchatRef(posted, scope);
       }
     } catch (error) {
-      // Nothing was posted: the files stored for it go.
-      if (first === undefined) await Promise.all(media.map((medium) => files.remove(medium.id)));
+      // Nothing was posted: the media stored for it go.
+      if (first === undefined) await Promise.all(mediaIdsOf(stored).map((id) => media?.remove(id)));
       throw error;
     }
     return first as MessageRef;
   };
 }
 
-/** Stores each medium as a file (all refused before any is read when one is over the limit). */
-async function store(files: MediaFiles, media: readonly OutboundMedium[]): Promise<WebchatMedium[]> {
+/** Stores each medium in the media store (all refused before any is read when one is over the limit). */
+async function store(into: WebchatMedia | undefined, media: readonly OutboundMedium[]): Promise<WebchatMedium[]> {
+  if (media.length === 0) return [];
+  if (!into)
+    throw new ChorusError("E_UNSUPPORTED", "this webchat keeps no media (it runs without the gateway's media store)");
   if (media.length > MAX_ATTACHMENTS) {
     throw new ChorusError(
       "E_INVALID_INPUT",
@@ -67,14 +71,18 @@ async function store(files: MediaFiles, media: readonly OutboundMedium[]): Promi
   const stored: WebchatMedium[] = [];
   try {
     for (const medium of media) {
-      const id = newMediumId();
       const filename = cleanFilename(medium.filename, `${medium.kind}`);
-      const size = await files.write(id, medium.open(), MAX_MEDIUM_BYTES, `"${filename}"`);
-      stored.push({ id, kind: medium.kind, mime: cleanMime(medium.mime), filename, size });
+      const { mediaId, size } = await into.put(medium.open(), { maxBytes: MAX_MEDIUM_BYTES, filename });
+      stored.push({ id: newMediumId(), mediaId, kind: medium.kind, mime: cleanMime(medium.mime), filename, size });
     }
   } catch (error) {
-    await Promise.all(stored.map((medium) => files.remove(medium.id)));
+    await Promise.all(mediaIdsOf(stored).map((id) => into.remove(id)));
     throw error;
   }
   return stored;
+}
+
+/** The store ids of `media`. */
+function mediaIdsOf(media: readonly WebchatMedium[]): string[] {
+  return media.flatMap((medium) => (medium.mediaId === undefined ? [] : [medium.mediaId]));
 }

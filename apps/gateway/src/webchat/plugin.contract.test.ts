@@ -1,19 +1,23 @@
 import { mkdtempSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { collectBytes } from "@chorus/channel-kit";
 import { describeChannelContract } from "@chorus/testkit/vitest";
+import { afterAll } from "vitest";
 import type { WebchatHub } from "./hub.js";
 import { createWebchatPlugin } from "./plugin.js";
 import { WebchatSite } from "./site.js";
-import { uploadOverHttp } from "./support.test.util.js";
+import { testMediaStore, uploadOverHttp } from "./support.test.util.js";
 import { BOT_ID } from "./types.js";
 
 const site = new WebchatSite({ botName: "Chorus" });
 /** The token the webchat's routes admit (the socket's, in the gateway). */
 const TOKEN = "contract-webchat-token-0123456789";
-/** The instance's state dir: its media are files in `media/` there. */
+/** The instance's state dir (uploads under way are staged there). */
 const stateDir = mkdtempSync(join(tmpdir(), "chorus-webchat-contract-"));
+/** The gateway's media store, where the webchat keeps its media. */
+const opened = await testMediaStore();
+afterAll(() => opened.close());
 let adaId: string | undefined;
 
 /** The running instance's hub (a new one after each restart, with what the store kept). */
@@ -33,7 +37,7 @@ function ada(): string {
 }
 
 describeChannelContract("webchat: the whole channel contract", {
-  plugin: createWebchatPlugin(site),
+  plugin: createWebchatPlugin(site, { media: opened.store }),
   stateDir,
   async setup() {
     site.useToken(TOKEN);
@@ -72,7 +76,11 @@ describeChannelContract("webchat: the whole channel contract", {
           const media = await Promise.all(
             (message.attachments ?? []).map(async (medium) => ({
               kind: medium.kind,
-              bytes: new Uint8Array(await readFile(join(stateDir, "media", medium.id))),
+              bytes: await collectBytes(
+                (await opened.store.open(hub().medium(medium.id)?.mediaId ?? "")).stream,
+                30 * 1024 * 1024,
+                "test",
+              ),
               filename: medium.filename,
             })),
           );
@@ -96,7 +104,7 @@ describeChannelContract("webchat: the whole channel contract", {
           const media = hub().uploads?.claim([answer.id]) ?? [];
           hub().post("lobby", from, sample.caption ?? "", { media });
         },
-        bytesServed: () => hub().uploads?.files.bytesRead ?? 0,
+        bytesServed: () => hub().uploads?.media.bytesRead ?? 0,
       },
     };
   },

@@ -8,6 +8,7 @@ import {
 import { type WebchatConfig, webchatConfigSchema } from "./config.js";
 import { createWebchatInstance } from "./instance.js";
 import { MAX_ATTACHMENTS, MAX_MEDIUM_BYTES, UPLOAD_KINDS } from "./media-kinds.js";
+import type { WebchatMediaStore } from "./media-store.js";
 import { WebchatSite } from "./site.js";
 import { WEBCHAT_CHANNEL_ID } from "./types.js";
 import { MAX_MESSAGE_LENGTH } from "./validate.js";
@@ -17,11 +18,11 @@ export { WEBCHAT_CHANNEL_ID };
 /**
  * Media both ways (DESIGN §2.6): every kind, shown in the page (pictures inline, audio and video
  * with players, other files to download, a location as a pin with a map link), a caption as the
- * message's text, ten items a message. The webchat's "platform" is this gateway: a medium is a file
- * in the channel's state dir that the page uploads and loads over the gateway's own HTTP, so no
+ * message's text, ten items a message. The webchat's "platform" is this gateway: a medium is in the
+ * gateway's media store, uploaded and loaded by the page over the gateway's own HTTP, so no
  * platform sets a limit. It takes 25 MiB an item, the gateway's default `media.maxBytes`: what the
- * gateway's store takes by default the webchat shows and accepts, and the state dir holds at most
- * that much per kept message (a larger `media.maxBytes` does not raise it).
+ * gateway's store takes by default the webchat shows and accepts (a larger `media.maxBytes` does
+ * not raise it).
  */
 export const WEBCHAT_MEDIA: MediaCapabilities = Object.freeze<MediaCapabilities>({
   send: [...UPLOAD_KINDS, "location"],
@@ -47,9 +48,13 @@ export const WEBCHAT_CAPABILITIES: ChannelCapabilities = Object.freeze<ChannelCa
 /**
  * The built-in webchat channel plugin. Its "platform" is a hub each instance builds from its
  * context (its state in `ctx.store`) and serves on `site` while it runs, where the gateway's page
- * and socket reach it.
+ * and socket reach it. Its media are in `options.media`, the gateway's media store (without one it
+ * keeps no media: text only).
  */
-export function createWebchatPlugin(site: WebchatSite = new WebchatSite()): ChannelPlugin<WebchatConfig> {
+export function createWebchatPlugin(
+  site: WebchatSite = new WebchatSite(),
+  options: { media?: WebchatMediaStore | undefined } = {},
+): ChannelPlugin<WebchatConfig> {
   return defineChannel<WebchatConfig>({
     id: WEBCHAT_CHANNEL_ID,
     apiVersion: CHORUS_API_VERSION,
@@ -59,6 +64,6 @@ export function createWebchatPlugin(site: WebchatSite = new WebchatSite()): Chan
     // Its platform is this gateway's hub (rooms, messages, the browsers' sockets): with several
     // gateways it runs on the one holding its lease, where the browsers must connect.
     holdsConnection: () => true,
-    create: (ctx) => createWebchatInstance(site, ctx),
+    create: (ctx) => createWebchatInstance(site, ctx, options.media),
   });
 }

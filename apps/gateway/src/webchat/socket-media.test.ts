@@ -3,10 +3,11 @@ import { join } from "node:path";
 import { streamOf } from "@chorus/channel-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebchatHub } from "./hub.js";
-import { MediaFiles } from "./media-files.js";
+import { WebchatMedia } from "./media-store.js";
 import { WebchatSite } from "./site.js";
 import { attachWebchatSocket, type WebchatSocket } from "./socket.js";
-import { closeServer, listen, TestClient, tempDir } from "./support.test.util.js";
+import { UploadStaging } from "./staging.js";
+import { closeServer, listen, TestClient, type TestMediaStore, tempDir, testMediaStore } from "./support.test.util.js";
 import { Uploads } from "./uploads.js";
 
 const TOKEN = "socket-media-token-0123456789";
@@ -16,14 +17,18 @@ let hub: WebchatHub;
 let uploads: Uploads;
 let socket: WebchatSocket;
 let cleanup: () => Promise<void>;
+let opened: TestMediaStore;
+let media: WebchatMedia;
 const clients: TestClient[] = [];
 
 beforeEach(async () => {
   const temp = await tempDir("socket-media");
   cleanup = temp.cleanup;
-  const files = new MediaFiles(join(temp.dir, "media"));
-  await files.ready();
-  uploads = new Uploads(files);
+  const staging = new UploadStaging(join(temp.dir, "uploads"));
+  await staging.ready();
+  opened = await testMediaStore();
+  media = new WebchatMedia(opened.store);
+  uploads = new Uploads(staging, media);
   ({ server, port } = await listen());
   hub = new WebchatHub({ botName: "Chorus", uploads });
   const site = new WebchatSite();
@@ -35,6 +40,7 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await socket.close();
   await closeServer(server);
+  await opened.close();
   await cleanup();
 });
 
@@ -55,7 +61,7 @@ async function uploaded(name: string, bytes: Uint8Array): Promise<string> {
 }
 
 describe("webchat socket: messages with media and places", () => {
-  it("posts a message carrying its uploads, in order, with no text needed", async () => {
+  it("posts a message carrying its uploads, in order, with no text needed: their bytes in the media store", async () => {
     const c = await ada();
     const first = await uploaded("a.png", new Uint8Array([1, 2]));
     const second = await uploaded("b.png", new Uint8Array([3]));
@@ -66,6 +72,14 @@ describe("webchat socket: messages with media and places", () => {
       [first, "a.png", 2, `/hooks/webchat/media?id=${first}`],
       [second, "b.png", 1, `/hooks/webchat/media?id=${second}`],
     ]);
+    // The page never sees the store's id.
+    expect(JSON.stringify(message)).not.toContain("med_");
+    const bytesOf = async (id: string) => {
+      const parts: number[] = [];
+      for await (const chunk of await media.open(hub.medium(id)?.mediaId as string)) parts.push(...chunk);
+      return parts;
+    };
+    expect([await bytesOf(first), await bytesOf(second)]).toEqual([[1, 2], [3]]);
     expect(uploads.has(first)).toBe(false);
   });
 

@@ -5,7 +5,7 @@ import { type JsonValue, z } from "@chorus/core";
  *   users/<userId>                 { name }
  *   rooms/<roomId>                 { members }            (people in the order they joined)
  *   messages/<roomId>/<seq>        a message, as written  (seq: its place in the room, zero-padded;
- *                                  its media's bytes are files in the state dir: `media-files.ts`)
+ *                                  its media's bytes by `mediaId` in the gateway's media store)
  *   reactions/<roomId>/<seq>       [[emoji, userIds]]     (only while the message has reactions)
  * Room ids never contain `/` (see `normalizeRoomId`), so a key's last `/` ends the room id.
  */
@@ -42,6 +42,7 @@ export const storedRoom = z.object({ members: z.array(z.string().min(1)) }).stri
 const storedMedium = z
   .object({
     id: z.string().min(1),
+    mediaId: z.string().min(1).optional(),
     kind: z.enum(["image", "video", "audio", "voice", "file", "sticker"]),
     mime: z.string().min(1),
     filename: z.string().min(1),
@@ -70,7 +71,7 @@ export const storedMessage = z
     ts: z.number(),
     replyTo: z.string().optional(),
     mentions: z.array(z.string()),
-    /** Its media (files in the channel's state dir, by id), in order. */
+    /** Its media (each `mediaId` in the gateway's media store; files in the state dir before it), in order. */
     media: z.array(storedMedium).optional(),
     location: storedLocation.optional(),
   })

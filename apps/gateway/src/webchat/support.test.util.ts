@@ -4,12 +4,47 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor } from "@chorus/testkit";
 import { WebSocket } from "ws";
+import { ChunkBlobs, DbMediaStore, FileBlobs } from "../media/index.js";
+import type { StateConfig } from "../state/index.js";
+import { openTestState } from "../testing/index.js";
 import type { ServerFrame } from "./protocol.js";
 
 /** A temp directory removed by the returned cleanup. */
 export async function tempDir(prefix: string): Promise<{ dir: string; cleanup(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), `chorus-webchat-${prefix}-`));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The gateway's media store on a fresh state (SQLite with files, or `config`), as the gateway opens it for the webchat. */
+export interface TestMediaStore {
+  readonly store: DbMediaStore;
+  /** The same database's media store as another gateway of a cluster opens it (another process's, on PostgreSQL). */
+  another(): Promise<DbMediaStore>;
+  /** Media rows in the store. */
+  count(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A media store for the webchat's tests; `retentionMs` default a week, `now` the store's clock. */
+export async function testMediaStore(
+  options: { config?: StateConfig; retentionMs?: number; now?: () => number } = {},
+): Promise<TestMediaStore> {
+  const opened = await openTestState(options.config);
+  const make = (db: typeof opened.state.db) =>
+    new DbMediaStore(
+      db,
+      db.dialect === "postgres" ? new ChunkBlobs(db) : new FileBlobs(db, join(opened.home, "media", "blobs")),
+      {
+        retentionMs: options.retentionMs ?? 7 * 86_400_000,
+        ...(options.now ? { now: options.now } : {}),
+      },
+    );
+  return {
+    store: make(opened.state.db),
+    another: async () => make((await opened.reopen()).db),
+    count: async () => Number((await opened.state.db.one<{ n: number }>("SELECT count(*) AS n FROM media"))?.n ?? 0),
+    close: () => opened.close(),
+  };
 }
 
 /** A node http server on 127.0.0.1 with a random port. */

@@ -40,11 +40,14 @@ export interface ReplyView {
 }
 
 /**
- * A medium on a webchat message: a file someone uploaded from the page or the bot sent, kept as a
- * file in the channel's state dir under its `id` (`wm_…`).
+ * A medium on a webchat message: a file someone uploaded from the page or the bot sent. The page
+ * knows it by its `id` (`wm_…`, the upload's); its bytes are in the gateway's media store under
+ * `mediaId` (`med_…`).
  */
 export interface WebchatMedium {
   readonly id: string;
+  /** Its bytes in the gateway's media store; absent for an older version's file that was gone when it was imported. */
+  readonly mediaId?: string;
   readonly kind: UploadKind;
   readonly mime: string;
   readonly filename: string;
@@ -55,8 +58,8 @@ export interface WebchatMedium {
   readonly height?: number;
 }
 
-/** A medium as clients see it: where the page loads it from (the page adds its token). */
-export interface MediumView extends WebchatMedium {
+/** A medium as clients see it (not its store id): where the page loads it from (the page adds its token). */
+export interface MediumView extends Omit<WebchatMedium, "mediaId"> {
   readonly url: string;
 }
 

@@ -1,6 +1,7 @@
 import { ChorusError, formatBytes, isChorusError, type UploadKind } from "@chorus/core";
-import { type MediaFiles, newMediumId } from "./media-files.js";
 import { cleanFilename, cleanMime, kindOfMime, MAX_MEDIUM_BYTES, mediumTooLarge } from "./media-kinds.js";
+import { newMediumId, type WebchatMedia } from "./media-store.js";
+import type { UploadStaging } from "./staging.js";
 import type { WebchatMedium } from "./types.js";
 
 /** What the page says of a file before it sends the bytes. */
@@ -27,7 +28,8 @@ export interface UploadsOptions {
 }
 
 interface Pending {
-  readonly medium: WebchatMedium;
+  /** With its `mediaId` once complete (in the store). */
+  medium: WebchatMedium;
   received: number;
   busy: boolean;
   touched: number;
@@ -36,8 +38,10 @@ interface Pending {
 /**
  * Files people upload from the page, piece by piece, before the message that carries them: each is
  * announced with its size (over the limit it is refused before a byte is sent), its pieces are
- * streamed to its file in order, and once complete a message takes it (`claim`). Uploads nobody
- * sent are dropped after an hour; a restart drops them all (`MediaFiles.sweep`).
+ * staged on this gateway's disk in order, and once complete it is streamed into the media store as
+ * one medium (its `mediaId`), which a message then takes (`claim`, by the upload's id, which stays
+ * the medium's id on the page). Uploads nobody sent are dropped after an hour; a restart drops
+ * those under way (`UploadStaging.ready`) and leaves finished ones to the store's retention.
  */
 export class Uploads {
   readonly #pending = new Map<string, Pending>();
@@ -47,7 +51,8 @@ export class Uploads {
   readonly #ttlMs: number;
 
   constructor(
-    readonly files: MediaFiles,
+    readonly staging: UploadStaging,
+    readonly media: WebchatMedia,
     options: UploadsOptions = {},
   ) {
     this.maxBytes = options.maxBytes ?? MAX_MEDIUM_BYTES;
@@ -81,14 +86,21 @@ export class Uploads {
         ? { width: request.width, height: request.height }
         : {}),
     };
-    this.#pending.set(medium.id, { medium, received: 0, busy: false, touched: this.#now() });
-    if (size === 0) await this.files.finish(medium.id);
+    const upload: Pending = { medium, received: 0, busy: false, touched: this.#now() };
+    this.#pending.set(medium.id, upload);
+    if (size === 0) {
+      await this.#store(medium.id, upload).catch((error: unknown) => {
+        this.#pending.delete(medium.id);
+        throw error;
+      });
+    }
     return { medium, complete: size === 0 };
   }
 
   /**
-   * Streams the piece of upload `id` that starts at `offset` to its file. Pieces come in order, one
-   * at a time; a piece past the size announced fails with `E_TOO_LARGE` and drops the upload.
+   * Streams the piece of upload `id` that starts at `offset` to its staged file, and the whole into
+   * the store with the last piece. Pieces come in order, one at a time; a piece past the size
+   * announced fails with `E_TOO_LARGE` and drops the upload.
    */
   async append(
     id: string,
@@ -112,10 +124,11 @@ export class Uploads {
     upload.busy = true;
     try {
       const left = medium.size - upload.received;
-      upload.received += await this.files.append(id, body, left, `"${medium.filename}"`);
+      upload.received += await this.staging.append(id, body, left, `"${medium.filename}"`);
+      if (upload.received === medium.size) await this.#store(id, upload);
     } catch (error) {
       this.#pending.delete(id);
-      await this.files.remove(id);
+      await this.staging.remove(id);
       if (isChorusError(error) && error.code === "E_TOO_LARGE") {
         throw new ChorusError(
           "E_TOO_LARGE",
@@ -127,9 +140,7 @@ export class Uploads {
       upload.busy = false;
       upload.touched = this.#now();
     }
-    const complete = upload.received === medium.size;
-    if (complete) await this.files.finish(id);
-    return { received: upload.received, complete };
+    return { received: upload.received, complete: upload.received === medium.size };
   }
 
   /** Takes complete uploads for a message (each once); `E_INVALID_INPUT` naming one that is not. */
@@ -167,11 +178,25 @@ export class Uploads {
     return this.#pending.has(id);
   }
 
-  /** Drops the uploads nobody touched for the time to live. */
+  /** Drops the uploads nobody touched for the time to live (staged or stored). */
   async expire(): Promise<void> {
     const before = this.#now() - this.#ttlMs;
     const stale = [...this.#pending.values()].filter((upload) => !upload.busy && upload.touched < before);
     for (const { medium } of stale) this.#pending.delete(medium.id);
-    await Promise.all(stale.map(({ medium }) => this.files.remove(medium.id)));
+    await Promise.all(
+      stale.map(({ medium }) =>
+        medium.mediaId === undefined ? this.staging.remove(medium.id) : this.media.remove(medium.mediaId),
+      ),
+    );
+  }
+
+  /** Streams the complete upload from its staged file into the store: its medium gets its `mediaId`. */
+  async #store(id: string, upload: Pending): Promise<void> {
+    const stored = await this.media.put(this.staging.read(id), {
+      maxBytes: upload.medium.size,
+      filename: upload.medium.filename,
+    });
+    await this.staging.remove(id);
+    upload.medium = { ...upload.medium, mediaId: stored.mediaId };
   }
 }

@@ -7,7 +7,8 @@ import type { ChatMessage, Medium, Place } from "./wire.js";
  * A message's media as the page shows them: pictures inline (loaded lazily, at most a set size,
  * opening full size in a new tab), audio and voice notes with a player, videos with a player,
  * other files as a chip to download; a place as a pin line with an OpenStreetMap link. `loaded`
- * is called when a picture or video got its size (the list may need to stay at its bottom).
+ * is called when a picture or video got its size (the list may need to stay at its bottom). A
+ * medium the gateway no longer keeps (past its media retention) shows as a line saying so.
  */
 export function mediaOf(message: ChatMessage, loaded: () => void): HTMLElement | null {
   const media = message.attachments ?? [];
@@ -41,6 +42,7 @@ function mediumElement(medium: Medium, loaded: () => void): HTMLElement {
       image.height = medium.height;
     }
     image.addEventListener("load", loaded, { once: true });
+    image.addEventListener("error", () => void replaceIfGone(link, medium, url), { once: true });
     link.appendChild(image);
     return link;
   }
@@ -51,6 +53,7 @@ function mediumElement(medium: Medium, loaded: () => void): HTMLElement {
     video.preload = "metadata";
     video.setAttribute("aria-label", medium.filename);
     video.addEventListener("loadedmetadata", loaded, { once: true });
+    video.addEventListener("error", () => void replaceIfGone(video, medium, url), { once: true });
     return video;
   }
   if ((medium.kind === "audio" || medium.kind === "voice") && inline(medium.mime)) {
@@ -66,6 +69,7 @@ function mediumElement(medium: Medium, loaded: () => void): HTMLElement {
     audio.controls = true;
     audio.preload = "metadata";
     audio.setAttribute("aria-label", medium.kind === "voice" ? "Voice note" : medium.filename);
+    audio.addEventListener("error", () => void replaceIfGone(box, medium, url), { once: true });
     box.appendChild(audio);
     return box;
   }
@@ -77,7 +81,33 @@ function mediumElement(medium: Medium, loaded: () => void): HTMLElement {
   chip.appendChild(el("span", "file-name", medium.filename));
   chip.appendChild(el("span", "file-size", formatBytes(medium.size)));
   chip.appendChild(el("span", "file-get", "Download"));
+  // Asked first: a medium no longer kept would otherwise "download" as an error page.
+  chip.addEventListener("click", (event) => {
+    if (chip.dataset.checked === "yes") return;
+    event.preventDefault();
+    void replaceIfGone(chip, medium, url).then((gone) => {
+      if (gone) return;
+      chip.dataset.checked = "yes";
+      chip.click();
+    });
+  });
   return chip;
+}
+
+/**
+ * Asks the gateway for the medium's first byte; when it answers that it no longer keeps it (404),
+ * `node` becomes a line saying so. Resolves with whether it did.
+ */
+async function replaceIfGone(node: HTMLElement, medium: Medium, url: string): Promise<boolean> {
+  const answer = await fetch(url, { headers: { range: "bytes=0-0" } }).catch(() => undefined);
+  await answer?.body?.cancel().catch(() => undefined);
+  if (answer?.status !== 404) return false;
+  const line = el("p", "media-gone");
+  line.setAttribute("data-testid", "medium-gone");
+  line.setAttribute("data-filename", medium.filename);
+  line.append(icon("file"), el("span", "file-name", medium.filename), el("span", "file-size", "no longer kept"));
+  node.replaceWith(line);
+  return true;
 }
 
 /** A place as a pin line: its name and address, its coordinates, and a link to it on OpenStreetMap. */
