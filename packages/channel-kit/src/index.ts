@@ -46,5 +46,5 @@ export { abortableDelay, withTimeout } from "./retry/delay.js";
 export { causeText, type RetryFacts, type RetryPolicy, retryDelay } from "./retry/policy.js";
 export { parseRetryAfter } from "./retry/retry-after.js";
 export { type RetryingOptions, retrying } from "./retry/retrying.js";
-export { hmacSha256, hmacSha256Hex, safeEqual } from "./signatures.js";
 export { anySignal } from "./signals/any-signal.js";
+export { hmacSha256, hmacSha256Hex, safeEqual } from "./signatures.js";
