@@ -1,70 +1,55 @@
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { streamOf } from "@chorus/channel-kit";
-import { type RunningChannel, sampleMedium, startChannel } from "@chorus/testkit";
+import { type RunningChannel, sampleMedium } from "@chorus/testkit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../testing/index.js";
 import type { WebchatHub } from "./hub.js";
-import { type WebchatPageAssets, webchatPage, webchatPageCsp } from "./page.js";
-import { buildPageAssets } from "./page-build.test.util.js";
+import { type PageHarness, startPageHarness } from "./page-harness.test-util.js";
 import { createWebchatPlugin } from "./plugin.js";
 import { WebchatSite } from "./site.js";
-import { attachWebchatSocket, type WebchatSocket } from "./socket.js";
-import { closeServer, listen, type TestMediaStore, tempDir, testMediaStore } from "./support.test.util.js";
+import { type TestMediaStore, testMediaStore } from "./support.test.util.js";
 
 const TOKEN = "page-media-token-0123456789";
 const DAY = 86_400_000;
 const site = new WebchatSite({ botName: "Chorus" });
+let harness: PageHarness;
 let browser: Browser;
-let server: Server;
 let baseUrl: string;
-let socket: WebchatSocket;
-let running: RunningChannel;
 let opened: TestMediaStore;
-let assets: WebchatPageAssets;
-let cleanup: () => Promise<void>;
 let now = Date.now();
 
-/** The page at `/`, and the webchat's routes under `/hooks/` passed on to the channel's server (as the gateway serves both). */
-function serve(req: IncomingMessage, res: ServerResponse): void {
+/** The webchat's routes under `/hooks/`, passed on to the channel's server (as the gateway serves them beside the page). */
+function hooks(req: IncomingMessage, res: ServerResponse, running: RunningChannel): boolean {
   const path = req.url ?? "/";
-  if (path.startsWith("/hooks/")) {
-    const headers: Record<string, string> = {};
-    for (const name of ["authorization", "range"]) {
-      const value = req.headers[name];
-      if (typeof value === "string") headers[name] = value;
-    }
-    void fetch(`${running.hooksUrl}${path}`, { headers }).then(async (answer) => {
-      res.writeHead(answer.status, Object.fromEntries(answer.headers));
-      res.end(Buffer.from(await answer.arrayBuffer()));
-    });
-    return;
+  if (!path.startsWith("/hooks/")) return false;
+  const headers: Record<string, string> = {};
+  for (const name of ["authorization", "range"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers[name] = value;
   }
-  if (path.split("?")[0] !== "/") return void res.writeHead(404).end();
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": webchatPageCsp(assets) });
-  res.end(webchatPage({ title: site.title }, assets));
+  void fetch(`${running.hooksUrl}${path}`, { headers }).then(async (answer) => {
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  return true;
 }
 
 beforeAll(async () => {
-  const temp = await tempDir("page-media");
-  cleanup = temp.cleanup;
-  assets = await buildPageAssets();
   opened = await testMediaStore({ retentionMs: 7 * DAY, now: () => now });
-  running = await startChannel(createWebchatPlugin(site, { media: opened.store }), { config: {}, stateDir: temp.dir });
-  ({ server } = await listen(serve));
-  const address = server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  socket = attachWebchatSocket(server, site, { token: TOKEN });
-  browser = await launchChromium();
+  harness = await startPageHarness({
+    site,
+    plugin: createWebchatPlugin(site, { media: opened.store }),
+    config: {},
+    token: TOKEN,
+    name: "page-media",
+    route: hooks,
+  });
+  ({ browser, baseUrl } = harness);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await socket?.close();
-  if (server) await closeServer(server);
-  await running?.stop();
+  await harness?.close();
   await opened?.close();
-  await cleanup?.();
 });
 
 /** Posts `files` in the direct room of `userId` (the page shows it first), uploaded into the store the way the routes do. */

@@ -1,34 +1,23 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { performReaction } from "@chorus/core";
-import { type RunningChannel, startChannel } from "@chorus/testkit";
+import type { RunningChannel } from "@chorus/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { launchChromium } from "../testing/index.js";
 import type { WebchatHub } from "./hub.js";
-import { type WebchatPageAssets, webchatPage, webchatPageCsp } from "./page.js";
-import { buildPageAssets } from "./page-build.test.util.js";
+import { type PageHarness, startPageHarness } from "./page-harness.test-util.js";
 import { createWebchatPlugin } from "./plugin.js";
 import { WebchatSite } from "./site.js";
-import { attachWebchatSocket, type WebchatSocket } from "./socket.js";
-import { closeServer, listen, tempDir } from "./support.test.util.js";
+import { closeServer, listen } from "./support.test.util.js";
 
 const TOKEN = "browser-test-token-0123456789";
+const site = new WebchatSite({ botName: "Chorus" });
+const plugin = () => createWebchatPlugin(site);
+let harness: PageHarness;
 let browser: Browser;
 let server: Server;
 let baseUrl: string;
-const site = new WebchatSite({ botName: "Chorus" });
-let socket: WebchatSocket;
 let running: RunningChannel;
-let cleanup: () => Promise<void>;
-/** The page as built from src/webchat/page/ now (not a build on disk). */
-let assets: WebchatPageAssets;
-const plugin = () => createWebchatPlugin(site);
-const servePage: Parameters<typeof listen>[0] = (req, res) => {
-  if (req.url?.split("?")[0] !== "/") return void res.writeHead(404).end();
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": webchatPageCsp(assets) });
-  res.end(webchatPage({ title: site.title }, assets));
-};
 
 /** The running instance's hub. */
 function hub(): WebchatHub {
@@ -41,23 +30,18 @@ let page: Page;
 const pageProblems: string[] = [];
 
 beforeAll(async () => {
-  const temp = await tempDir("browser");
-  cleanup = temp.cleanup;
-  assets = await buildPageAssets();
-  running = await startChannel(plugin(), { config: { title: "Chorus test chat" }, stateDir: temp.dir });
-  ({ server } = await listen(servePage));
-  const address = server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  socket = attachWebchatSocket(server, site, { token: TOKEN });
-  browser = await launchChromium();
+  harness = await startPageHarness({
+    site,
+    plugin: plugin(),
+    config: { title: "Chorus test chat" },
+    token: TOKEN,
+    name: "browser",
+  });
+  ({ browser, server, baseUrl, running } = harness);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await socket?.close();
-  if (server) await closeServer(server);
-  await running?.stop();
-  await cleanup?.();
+  await harness?.close();
 });
 
 beforeEach(async () => {
@@ -245,7 +229,7 @@ describe("webchat page in Chromium", () => {
 async function holdFirstUpgrade() {
   const held: { req: IncomingMessage; socket: Duplex; head: Buffer }[] = [];
   let released = false;
-  const { server: stalling, port } = await listen(servePage);
+  const { server: stalling, port } = await listen(harness.servePage);
   stalling.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (held.length > 0) return void server.emit("upgrade", req, socket, head);
     held.push({ req, socket, head });
