@@ -17,8 +17,11 @@ export interface Blobs {
    * makes the bytes visible — all of it happens, or none (a failed put leaves nothing behind).
    */
   put(stream: ReadableStream<Uint8Array>, options: IntakeOptions, record: RecordBlob): Promise<BlobFacts>;
-  /** The bytes, read piece by piece as the stream is read; `E_MESSAGE_NOT_FOUND` (as an error of the stream) when they are gone. */
-  open(sha256: string, size: number): ReadableStream<Uint8Array>;
+  /**
+   * The bytes from `from` (default 0) on, read piece by piece as the stream is read;
+   * `E_MESSAGE_NOT_FOUND` (as an error of the stream) when they are gone.
+   */
+  open(sha256: string, size: number, from?: number): ReadableStream<Uint8Array>;
   /** Deletes the bytes when no medium refers to them any more. */
   release(sha256: string): Promise<void>;
   /** Removes what interrupted puts left (a crash); resolves with how many. */

@@ -50,9 +50,11 @@ export class ChunkBlobs implements Blobs {
     }
   }
 
-  open(sha256: string, size: number): ReadableStream<Uint8Array> {
-    let seq = 0;
-    let read = 0;
+  open(sha256: string, size: number, from = 0): ReadableStream<Uint8Array> {
+    // Every chunk but the last holds CHUNK_BYTES (a put's Rechunker): the first one read is the one `from` falls in.
+    let seq = Math.floor(from / CHUNK_BYTES);
+    let skip = from - seq * CHUNK_BYTES;
+    let read = from >= size ? size : seq * CHUNK_BYTES;
     return new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
@@ -69,7 +71,8 @@ export class ChunkBlobs implements Blobs {
           seq++;
           read += row.bytes.byteLength;
           mediaGarbage.streamed(row.bytes.byteLength);
-          controller.enqueue(row.bytes);
+          controller.enqueue(skip > 0 ? row.bytes.subarray(skip) : row.bytes);
+          skip = 0;
           if (read >= size) controller.close();
         },
       },

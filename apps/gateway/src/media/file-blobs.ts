@@ -59,8 +59,8 @@ export class FileBlobs implements Blobs {
     }
   }
 
-  open(sha256: string, _size: number): ReadableStream<Uint8Array> {
-    return fileStream(() => openForReading(this.pathOf(sha256), "The medium"));
+  open(sha256: string, _size: number, from = 0): ReadableStream<Uint8Array> {
+    return fileStream(() => openForReading(this.pathOf(sha256), "The medium"), from);
   }
 
   release(sha256: string): Promise<void> {

@@ -19,12 +19,12 @@ export async function openForReading(path: string, what: string): Promise<FileHa
 }
 
 /**
- * A file's bytes as a stream read `READ_BYTES` at a time, only as fast as the stream is read
- * (nothing is read ahead); the file is opened on the first read and closed at the end or on cancel.
+ * A file's bytes from `from` on as a stream read `READ_BYTES` at a time, only as fast as the stream
+ * is read (nothing is read ahead); the file is opened on the first read and closed at the end or on cancel.
  */
-export function fileStream(handle: () => Promise<FileHandle>): ReadableStream<Uint8Array> {
+export function fileStream(handle: () => Promise<FileHandle>, from = 0): ReadableStream<Uint8Array> {
   let opened: FileHandle | undefined;
-  let position = 0;
+  let position = from;
   const close = async () => {
     const file = opened;
     opened = undefined;

@@ -93,6 +93,18 @@ describe.each(BACKENDS)("the media store on $name", ({ name, config }) => {
     expect(Buffer.compare(await bytesOf(opened.stream), Buffer.from(png))).toBe(0);
   });
 
+  it("opens a medium from any byte on (a player seeking), the rest exactly", async () => {
+    const bytes = new Uint8Array(randomBytes(3 * CHUNK_BYTES + 1000));
+    const stored = await store.put(streamOf(bytes), { maxBytes: 4 * CHUNK_BYTES });
+    for (const from of [0, 1, CHUNK_BYTES - 1, CHUNK_BYTES, CHUNK_BYTES + 5, 3 * CHUNK_BYTES, bytes.length - 1]) {
+      const { stream } = await store.open(stored.mediaId, from);
+      const got = await bytesOf(stream);
+      expect(got.byteLength, `from ${from}`).toBe(bytes.length - from);
+      expect(Buffer.compare(got, Buffer.from(bytes.subarray(from))), `from ${from}`).toBe(0);
+    }
+    expect((await bytesOf((await store.open(stored.mediaId, bytes.length)).stream)).byteLength).toBe(0);
+  });
+
   it("another gateway on the same database serves it too", async () => {
     const mp4 = sampleMedium("video").bytes;
     const stored = await store.put(streamOf(mp4), { maxBytes: MB });

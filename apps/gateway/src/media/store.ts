@@ -89,7 +89,7 @@ export class DbMediaStore implements MediaStore {
     return row && mediumOf(row);
   }
 
-  async open(mediaId: string): Promise<{ medium: StoredMedium; stream: ReadableStream<Uint8Array> }> {
+  async open(mediaId: string, from = 0): Promise<{ medium: StoredMedium; stream: ReadableStream<Uint8Array> }> {
     const medium = await this.get(mediaId);
     if (!medium) {
       throw new ChorusError(
@@ -97,7 +97,7 @@ export class DbMediaStore implements MediaStore {
         `There is no medium ${safeId(mediaId)} (never stored, or past its retention).`,
       );
     }
-    return { medium, stream: this.blobs.open(medium.sha256, medium.size) };
+    return { medium, stream: this.blobs.open(medium.sha256, medium.size, Math.min(Math.max(0, from), medium.size)) };
   }
 
   async remove(mediaId: string): Promise<void> {

@@ -35,8 +35,11 @@ export interface MediaStore {
   put(bytes: ReadableStream<Uint8Array>, options: PutMediumOptions): Promise<StoredMedium>;
   /** The medium, or undefined when there is none by that id (never stored, or past retention). */
   get(mediaId: string): Promise<StoredMedium | undefined>;
-  /** Its bytes as a stream; `E_MESSAGE_NOT_FOUND` when there is no such medium. */
-  open(mediaId: string): Promise<{ medium: StoredMedium; stream: ReadableStream<Uint8Array> }>;
+  /**
+   * Its bytes as a stream, from byte `from` (default 0) to the end, read from there (a player
+   * seeking in a video reads nothing before it); `E_MESSAGE_NOT_FOUND` when there is no such medium.
+   */
+  open(mediaId: string, from?: number): Promise<{ medium: StoredMedium; stream: ReadableStream<Uint8Array> }>;
   /** Deletes media older than the retention that nothing pending refers to; returns how many. */
   prune(now?: number): Promise<number>;
   /** Deletes one medium at once unless a pending reply sends it (a send refused after its items were stored). */

@@ -55,11 +55,12 @@ export class WebchatMedia {
     range: { start?: number; end?: number } = {},
     signal?: AbortSignal,
   ): Promise<ReadableStream<Uint8Array>> {
-    const { stream } = await this.store.open(mediaId);
     const start = range.start ?? 0;
     const end = range.end ?? Number.POSITIVE_INFINITY;
+    // Read from `start` on: a player seeking in a video reads nothing before it.
+    const { stream } = await this.store.open(mediaId, start);
     const reader = stream.getReader();
-    let at = 0;
+    let at = start;
     const stop = () => void reader.cancel(signal?.reason).catch(() => undefined);
     signal?.addEventListener("abort", stop, { once: true });
     return new ReadableStream<Uint8Array>(
