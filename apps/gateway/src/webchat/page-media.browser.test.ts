@@ -4,7 +4,7 @@ import { type RunningChannel, sampleMedium } from "@chorus/testkit";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebchatHub } from "./hub.js";
-import { type PageHarness, startPageHarness } from "./page-harness.test-util.js";
+import { type PageHarness, startPageHarness } from "./page-harness.test.util.js";
 import { createWebchatPlugin } from "./plugin.js";
 import { WebchatSite } from "./site.js";
 import { type TestMediaStore, testMediaStore } from "./support.test.util.js";

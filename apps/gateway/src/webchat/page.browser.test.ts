@@ -5,7 +5,7 @@ import type { RunningChannel } from "@chorus/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { WebchatHub } from "./hub.js";
-import { type PageHarness, startPageHarness } from "./page-harness.test-util.js";
+import { type PageHarness, startPageHarness } from "./page-harness.test.util.js";
 import { createWebchatPlugin } from "./plugin.js";
 import { WebchatSite } from "./site.js";
 import { closeServer, listen } from "./support.test.util.js";
