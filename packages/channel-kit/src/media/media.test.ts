@@ -132,6 +132,50 @@ describe("multipartBody", () => {
       { name: "file", filename: "x", contentType: "text/plain", size: 10, open: () => streamOf(new Uint8Array(3)) },
     ]);
     await expect(new Response(short.body).arrayBuffer()).rejects.toThrow('"x" gave 3 bytes, 10 were declared');
+    expect(short.failure()).toMatchObject({
+      code: "E_INVALID_INPUT",
+      retryable: false,
+      details: { declared: 10, read: 3 },
+    });
+  });
+
+  it("stops a file that gives more than its size before the byte too many, and names a file whose stream failed", async () => {
+    const long = multipartBody([
+      { name: "file", filename: "y", contentType: "text/plain", size: 4, open: () => streamOf(new Uint8Array(9)) },
+    ]);
+    const reader = long.body.getReader();
+    // The file is nine zero bytes; the part's head has none.
+    let fileBytes = 0;
+    await expect(
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          fileBytes += value.filter((byte) => byte === 0).length;
+        }
+      })(),
+    ).rejects.toThrow('"y" gave more than 4 bytes, 4 were declared');
+    // Only the part's head went out: no byte of the over-long file.
+    expect(fileBytes).toBe(0);
+    expect(long.failure()?.code).toBe("E_INVALID_INPUT");
+
+    const broken = multipartBody([
+      {
+        name: "file",
+        filename: "z.bin",
+        contentType: "application/octet-stream",
+        size: 4,
+        open: () =>
+          new ReadableStream({
+            pull: (controller) => controller.error(new Error("the media store went away")),
+          }),
+      },
+    ]);
+    await expect(new Response(broken.body).arrayBuffer()).rejects.toThrow();
+    expect(broken.failure()).toMatchObject({
+      code: "E_PLATFORM",
+      message: '"z.bin" could not be read for the upload: the media store went away',
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { ChorusError, toChorusError } from "@chorus/core";
 
 /** A field of a multipart form: a text value, or a file streamed from `open()`. */
 export type MultipartPart =
@@ -17,6 +18,12 @@ export interface MultipartBody {
   readonly body: ReadableStream<Uint8Array>;
   readonly contentType: string;
   readonly contentLength: number;
+  /**
+   * Why the body broke off, when a file's own stream did: it failed (`E_PLATFORM` naming the file,
+   * or its own ChorusError) or gave more or fewer bytes than its `size` (`E_INVALID_INPUT`). `fetch`
+   * only says its body failed; this says it was the medium, not the network (nothing to retry).
+   */
+  failure(): ChorusError | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -40,19 +47,27 @@ export function multipartBody(parts: readonly MultipartPart[]): MultipartBody {
     contentLength += "value" in part ? (values[i] as Uint8Array).byteLength : part.size;
   });
 
+  let failure: ChorusError | undefined;
   async function* chunks(): AsyncGenerator<Uint8Array> {
     for (const [i, part] of parts.entries()) {
       yield heads[i] as Uint8Array;
       if ("value" in part) {
         yield values[i] as Uint8Array;
       } else {
+        // Held to its size before a byte too many goes out, and before the closing boundary: the
+        // server never gets a complete request with a wrong file.
         let sent = 0;
-        for await (const chunk of part.open()) {
-          sent += chunk.byteLength;
-          yield chunk;
+        try {
+          for await (const chunk of part.open()) {
+            sent += chunk.byteLength;
+            if (sent > part.size) throw sizeMismatch(part, sent);
+            yield chunk;
+          }
+          if (sent !== part.size) throw sizeMismatch(part, sent);
+        } catch (error) {
+          failure ??= toChorusError(error, `"${part.filename}" could not be read for the upload`);
+          throw failure;
         }
-        if (sent !== part.size)
-          throw new Error(`multipart: "${part.filename}" gave ${sent} bytes, ${part.size} were declared`);
       }
       yield crlf;
     }
@@ -72,7 +87,16 @@ export function multipartBody(parts: readonly MultipartPart[]): MultipartBody {
     },
     { highWaterMark: 0 },
   );
-  return { body, contentType: `multipart/form-data; boundary=${boundary}`, contentLength };
+  return { body, contentType: `multipart/form-data; boundary=${boundary}`, contentLength, failure: () => failure };
+}
+
+function sizeMismatch(part: { filename: string; size: number }, seen: number): ChorusError {
+  const gave = seen > part.size ? `more than ${part.size} bytes` : `${seen} bytes`;
+  return new ChorusError(
+    "E_INVALID_INPUT",
+    `"${part.filename}" gave ${gave}, ${part.size} were declared: the upload was stopped, nothing was sent.`,
+    { retryable: false, details: { declared: part.size, read: seen } },
+  );
 }
 
 function partHeader(part: MultipartPart): string {
