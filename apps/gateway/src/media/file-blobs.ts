@@ -7,6 +7,7 @@ import { makePrivateDir } from "../support/index.js";
 import { type Blobs, LEFTOVER_AFTER_MS, type RecordBlob, referenced } from "./blobs.js";
 import { fileStream, openForReading, writeAll } from "./file-stream.js";
 import { type BlobFacts, drain, type IntakeOptions } from "./intake.js";
+import { mediaGarbage } from "./young-garbage.js";
 
 const TEMP_PREFIX = ".tmp-";
 
@@ -60,7 +61,11 @@ export class FileBlobs implements Blobs {
   }
 
   open(sha256: string, _size: number, from = 0): ReadableStream<Uint8Array> {
-    return fileStream(() => openForReading(this.pathOf(sha256), "The medium"), from);
+    return fileStream(
+      () => openForReading(this.pathOf(sha256), "The medium"),
+      from,
+      (bytes) => mediaGarbage.streamed(bytes),
+    );
   }
 
   release(sha256: string): Promise<void> {

@@ -1,7 +1,6 @@
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { ChorusError } from "@chorus/core";
-import { mediaGarbage } from "./young-garbage.js";
 
 /** Bytes read from a file at a time. */
 export const READ_BYTES = 256 * 1024;
@@ -20,9 +19,14 @@ export async function openForReading(path: string, what: string): Promise<FileHa
 
 /**
  * A file's bytes from `from` on as a stream read `READ_BYTES` at a time, only as fast as the stream
- * is read (nothing is read ahead); the file is opened on the first read and closed at the end or on cancel.
+ * is read (nothing is read ahead); the file is opened on the first read and closed at the end or on
+ * cancel. `onRead` hears the bytes of each read.
  */
-export function fileStream(handle: () => Promise<FileHandle>, from = 0): ReadableStream<Uint8Array> {
+export function fileStream(
+  handle: () => Promise<FileHandle>,
+  from = 0,
+  onRead?: (bytes: number) => void,
+): ReadableStream<Uint8Array> {
   let opened: FileHandle | undefined;
   let position = from;
   const close = async () => {
@@ -43,7 +47,7 @@ export function fileStream(handle: () => Promise<FileHandle>, from = 0): Readabl
             return;
           }
           position += bytesRead;
-          mediaGarbage.streamed(bytesRead);
+          onRead?.(bytesRead);
           controller.enqueue(bytesRead === buffer.byteLength ? buffer : buffer.slice(0, bytesRead));
         } catch (error) {
           await close();

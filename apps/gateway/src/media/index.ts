@@ -3,6 +3,7 @@ export { type AddressPolicy, blockedAddress } from "./address-guard.js";
 export type { Blobs } from "./blobs.js";
 export { CHUNK_BYTES, ChunkBlobs } from "./chunk-blobs.js";
 export { FileBlobs } from "./file-blobs.js";
+export { fileStream, openForReading, writeAll } from "./file-stream.js";
 export { defaultFilename, filenameOfUrl, sanitizeFilename } from "./filename.js";
 export { LINK_LIFETIME_MS, linkKey, MediaLinks } from "./links.js";
 export { type GatewayMedia, openMedia, sweepEveryMs } from "./open-media.js";

@@ -1,9 +1,9 @@
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type ChannelStore, isChorusError, type Logger } from "@chorus/core";
+import { fileStream, openForReading } from "../media/index.js";
 import { MAX_MEDIUM_BYTES } from "./media-kinds.js";
 import { MEDIUM_ID, type WebchatMedia } from "./media-store.js";
-import { fileSource } from "./staging.js";
 import { json, MESSAGES, storedMessage } from "./stored.js";
 
 /** Where versions before the media store kept the webchat's media: `<stateDir>/media/<wm_…>`, one file each. */
@@ -34,10 +34,12 @@ export async function importLegacyMedia(
   const importOne = async (id: string, filename: string): Promise<string | undefined> => {
     if (!files.has(id)) return undefined;
     try {
-      return (await media.put(fileSource(join(dir, id)), { maxBytes: MAX_MEDIUM_BYTES, filename })).mediaId;
+      const file = fileStream(() => openForReading(join(dir, id), `The older webchat medium ${id}`));
+      return (await media.put(file, { maxBytes: MAX_MEDIUM_BYTES, filename })).mediaId;
     } catch (error) {
-      const gone = (error as NodeJS.ErrnoException).code === "ENOENT";
-      if (!gone && !(isChorusError(error) && error.code === "E_TOO_LARGE")) throw error;
+      // Gone (E_MESSAGE_NOT_FOUND) or over the limit: left out, shown as no longer kept.
+      if (!(isChorusError(error) && (error.code === "E_MESSAGE_NOT_FOUND" || error.code === "E_TOO_LARGE")))
+        throw error;
       logger.warn({ medium: id, err: (error as Error).message }, "webchat: could not import an older medium");
       return undefined;
     }

@@ -1,13 +1,9 @@
-import { once } from "node:events";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { capStream } from "@chorus/channel-kit";
 import { ChorusError } from "@chorus/core";
+import { fileStream, writeAll } from "../media/index.js";
 import { MEDIUM_ID } from "./media-store.js";
-
-/** Bytes a file is read in. */
-const READ_CHUNK = 64 * 1024;
 
 /**
  * Uploads under way, staged on this gateway's disk (the page's socket and its pieces reach one
@@ -23,14 +19,27 @@ export class UploadStaging {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Appends `source` (at most `maxBytes`) to the file of `id`, created if needed; returns the bytes appended. */
+  /**
+   * Appends `source` (at most `maxBytes`) to the file of `id`, created if needed, chunk by chunk
+   * (the next read only once the file took the last); returns the bytes appended.
+   */
   async append(id: string, source: ReadableStream<Uint8Array>, maxBytes: number, what: string): Promise<number> {
-    return pour(capStream(source, maxBytes, what), this.#path(id));
+    const file = await open(this.#path(id), "a", 0o600);
+    let written = 0;
+    try {
+      for await (const chunk of capStream(source, maxBytes, what)) {
+        await writeAll(file, chunk);
+        written += chunk.byteLength;
+      }
+    } finally {
+      await file.close();
+    }
+    return written;
   }
 
-  /** The staged bytes of `id` (none when nothing was appended), read as the consumer reads. */
+  /** The staged bytes of `id` (none when nothing was appended: the file is made empty), read as the consumer reads. */
   read(id: string): ReadableStream<Uint8Array> {
-    return fileSource(this.#path(id), true);
+    return fileStream(() => open(this.#path(id), "a+", 0o600));
   }
 
   /** Deletes the staged file of `id`. */
@@ -42,49 +51,5 @@ export class UploadStaging {
     if (!MEDIUM_ID.test(id))
       throw new ChorusError("E_INVALID_INPUT", `"${id.slice(0, 40)}" is not a webchat upload id`);
     return join(this.dir, `${id}.part`);
-  }
-}
-
-/** A file's bytes as a stream, read only as fast as the stream is read; with `missingIsEmpty`, no file reads as none. */
-export function fileSource(path: string, missingIsEmpty = false): ReadableStream<Uint8Array> {
-  const file = createReadStream(path, { highWaterMark: READ_CHUNK });
-  const chunks = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  return new ReadableStream<Uint8Array>(
-    {
-      pull: async (controller) => {
-        try {
-          const { done, value } = await chunks.next();
-          if (done) return controller.close();
-          controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-        } catch (error) {
-          if (missingIsEmpty && (error as NodeJS.ErrnoException).code === "ENOENT") return controller.close();
-          controller.error(error);
-        }
-      },
-      cancel: () => {
-        file.destroy();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
-
-/** Appends `source` to `path` chunk by chunk, reading the next only once the file took the last. */
-async function pour(source: ReadableStream<Uint8Array>, path: string): Promise<number> {
-  const file = createWriteStream(path, { flags: "a", mode: 0o600 });
-  const failed = new Promise<never>((_, reject) => file.once("error", reject));
-  failed.catch(() => undefined);
-  let written = 0;
-  try {
-    await Promise.race([once(file, "open"), failed]);
-    for await (const chunk of source) {
-      written += chunk.byteLength;
-      if (!file.write(chunk)) await Promise.race([once(file, "drain"), failed]);
-    }
-    await Promise.race([new Promise<void>((resolve) => file.end(resolve)), failed]);
-    return written;
-  } catch (error) {
-    file.destroy();
-    throw error;
   }
 }
