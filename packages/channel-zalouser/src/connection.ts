@@ -2,6 +2,7 @@ import { abortableDelay, backoffDelay, Reconnect, type Redactor } from "@chorus/
 import { type ChannelStatus, type ChannelStore, isChorusError, type Logger } from "@chorus/core";
 import { type API, CloseReason, type GroupMessage, type Reaction, type UserMessage } from "zca-js";
 import type { ZalouserConfig } from "./config.js";
+import { createFrameOrder } from "./frame-order.js";
 import { readSession, sessionSecrets, writeSession, type ZaloSession } from "./session.js";
 import { createZalo } from "./zalo/client.js";
 import { LOGIN_HINT, sessionEnded, zaloCall } from "./zalo/errors.js";
@@ -38,6 +39,8 @@ export class ZaloConnection {
   /** Set when Zalo ended the session while the listener ran. */
   #sessionOver = false;
   readonly #reconnect: Reconnect;
+  /** Wraps each new listener socket so its frames are handled in the order they arrived. */
+  readonly #inOrder: ReturnType<typeof createFrameOrder>;
 
   constructor(
     private readonly deps: {
@@ -51,6 +54,7 @@ export class ZaloConnection {
   ) {
     const { reconnectMinMs, reconnectMaxMs } = deps.config;
     this.#reconnect = new Reconnect({ initialMs: reconnectMinMs, maxMs: reconnectMaxMs, jitter: 0.5 });
+    this.#inOrder = createFrameOrder({ logger: deps.logger, redactor: deps.redactor });
   }
 
   /** The logged-in account, or undefined while there is none. */
@@ -221,6 +225,8 @@ export class ZaloConnection {
   #listen(link: ZaloLink): Promise<{ code: number; reason: string }> {
     const listener = link.api.listener;
     return new Promise((resolve) => {
+      // zca-js opens its socket in start() and says "connected" before any frame can arrive.
+      const onConnected = () => this.#inOrder(listener);
       const onMessage = (message: UserMessage | GroupMessage) => this.deps.sink.message(message);
       const onReaction = (reaction: Reaction) => this.deps.sink.reaction(reaction);
       const onKey = () => {
@@ -235,6 +241,7 @@ export class ZaloConnection {
         }
       };
       const onClosed = (code: number, reason: string) => {
+        listener.off("connected", onConnected);
         listener.off("message", onMessage);
         listener.off("reaction", onReaction);
         listener.off("cipher_key", onKey);
@@ -242,6 +249,7 @@ export class ZaloConnection {
         listener.off("closed", onClosed);
         resolve({ code, reason });
       };
+      listener.on("connected", onConnected);
       listener.on("message", onMessage);
       listener.on("reaction", onReaction);
       listener.on("cipher_key", onKey);

@@ -25,9 +25,10 @@ export interface ReceiveDeps {
  * The one glue from zca-js' listener to `ctx.emit`, on the kit's receiver. The listener hands on
  * each message and reaction Zalo pushed over its WebSocket and sends nothing back (no ack frame),
  * and Zalo does not push an event again: one the gateway could not commit is kept and emitted
- * again until it is committed (`redelivery: "keep"`). Normalising waits for group info, so it
- * runs one event after another per conversation: they reach the gateway in the order Zalo sent
- * them. What cannot be read is a warning naming the fields.
+ * again until it is committed (`redelivery: "keep"`). The listener emits events in the order Zalo
+ * pushed them (the connection decodes its frames one after another, `frame-order.ts`); normalising
+ * waits for group info, so it runs one event after another per conversation: they reach the gateway
+ * in the order Zalo sent them. What cannot be read is a warning naming the fields.
  */
 export function createZaloReceive(deps: ReceiveDeps): ListenerSink {
   const { logger, threads, known } = deps;

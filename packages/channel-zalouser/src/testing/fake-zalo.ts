@@ -11,6 +11,7 @@ import { FakeQrLogin } from "./qr-routes.js";
 import { addSessionRoutes, newSession } from "./session-routes.js";
 import { type FakeGroup, type FakeMessage, type FakeUser, FakeZaloState } from "./state.js";
 import { addUploadRoutes, DEFAULT_SHAREFILE, type FakeShareFile } from "./upload-routes.js";
+import type { EventEncoding } from "./wire.js";
 
 export interface FakeZaloOptions {
   /** The linked account (the bot): a numeric Zalo uid and its display name. */
@@ -50,10 +51,12 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
       logins += 1;
     },
   });
-  const deliverMessage = (message: FakeMessage) =>
-    listener.send(message.kind === "group" ? 521 : 501, {
-      [message.kind === "group" ? "groupMsgs" : "msgs"]: [wireMessage(state, message)],
-    });
+  const deliverMessage = (message: FakeMessage, encoding?: EventEncoding) =>
+    listener.send(
+      message.kind === "group" ? 521 : 501,
+      { [message.kind === "group" ? "groupMsgs" : "msgs"]: [wireMessage(state, message)] },
+      encoding,
+    );
   const deliverReaction = (target: FakeMessage, uid: string, icon: string, rType: number) => {
     const item = wireReaction(state, target, uid, icon, rType);
     return listener.send(612, {
@@ -158,8 +161,15 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
       return group;
     },
 
-    /** A person writes; resolves with the message once a listener got it. */
-    async personSends(input: PersonMessage): Promise<FakeMessage> {
+    /**
+     * People write, each message its own frame, pushed back to back in one tick in this order (a frame
+     * may say how its `data` is encoded); resolves with the messages once a listener got them all.
+     */
+    personSendsAll(inputs: readonly (PersonMessage & { encoding?: EventEncoding })[]): Promise<FakeMessage[]> {
+      return Promise.all(inputs.map(({ encoding, ...input }) => this.personSends(input, encoding)));
+    },
+    /** A person writes (its frame's `data` encoded as `encoding`, else the listener's); resolves once a listener got it. */
+    async personSends(input: PersonMessage, encoding?: EventEncoding): Promise<FakeMessage> {
       const mentions = (input.mentions ?? []).map((uid) => {
         const tag = uid === "-1" ? "@All" : `@${state.user(uid).name}`;
         return { uid, pos: input.text.indexOf(tag), len: tag.length, type: uid === "-1" ? (1 as const) : (0 as const) };
@@ -174,7 +184,7 @@ export function createFakeZalo(options: FakeZaloOptions = {}) {
         ...(mentions.length ? { mentions } : {}),
         ...(input.replyTo ? { quoteOf: messageOf(input.replyTo).msgId } : {}),
       });
-      await deliverMessage(message);
+      await deliverMessage(message, encoding);
       return message;
     },
     /** A person sends a photo, video, voice message, file, sticker or location; resolves once a listener got it. */

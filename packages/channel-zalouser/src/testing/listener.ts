@@ -12,10 +12,11 @@ interface Connection {
   sek: string;
 }
 
-/** An event waiting for a listener: its command and the JSON inside `data`. */
+/** An event waiting for a listener: its command, the JSON inside `data`, and its own encoding if it has one. */
 interface PendingEvent {
   cmd: number;
   json: string;
+  encoding?: EventEncoding | undefined;
   sent: () => void;
 }
 
@@ -69,11 +70,11 @@ export class FakeListener {
     return this.connections.filter((c) => c.key !== undefined);
   }
 
-  /** Queues an event for the listeners; resolves once a listener got it. */
-  send(cmd: number, data: unknown): Promise<void> {
+  /** Queues an event for the listeners (encoded as `encoding`, else as `this.encoding`); resolves once a listener got it. */
+  send(cmd: number, data: unknown, encoding?: EventEncoding): Promise<void> {
     const json = bigJson({ data, error_code: 0 });
     return new Promise((sent) => {
-      this.#pending.push({ cmd, json, sent });
+      this.#pending.push({ cmd, json, encoding, sent });
       this.#flush();
     });
   }
@@ -126,7 +127,7 @@ export class FakeListener {
     for (const event of pending) {
       this.sent.push({ cmd: event.cmd, json: event.json });
       for (const connection of ready) {
-        const body = eventBody(event.json, this.encoding, connection.key as Buffer);
+        const body = eventBody(event.json, event.encoding ?? this.encoding, connection.key as Buffer);
         connection.socket.send(frame(event.cmd, 0, body));
       }
       event.sent();
