@@ -1,5 +1,6 @@
 import { type ChatType, type ReactionLevel, runtimeMayReact } from "@chorus/core";
 import type { MessagesConfig } from "../config/index.js";
+import { SETTLED } from "../support/index.js";
 import { addFirstAccepted, tryReaction } from "./attempt.js";
 import type { AgentReaction, ReactionLogger, ReactionTarget } from "./target.js";
 import { ACK_FALLBACKS, candidatesFor, sameReaction } from "./vocabulary.js";
@@ -90,8 +91,8 @@ export class AckReactions {
   }
 
   /** Resolves once the ack placed by `begin` reached the platform (or failed). */
-  async settled(): Promise<void> {
-    await this.#placing;
+  settled(): Promise<unknown> {
+    return this.#placing ?? SETTLED;
   }
 
   /** Ends the turn: the ack is removed, or replaced by the done emoji after a reply when configured. */

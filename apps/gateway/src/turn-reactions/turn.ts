@@ -1,5 +1,6 @@
 import type { ChatType, MessageRef, ReactionLevel } from "@chorus/core";
 import type { MessagesConfig } from "../config/index.js";
+import { SETTLED } from "../support/index.js";
 import { AckReactions, ackApplies, type TurnOutcome } from "./ack.js";
 import type { Clock } from "./clock.js";
 import { StatusReactions } from "./status.js";
@@ -72,9 +73,9 @@ export class TurnReactions {
    * Resolves once what `begin` placed reached the platform. The agent's own `react` on the same
    * message waits for it, so on single-slot channels the agent's reaction is the one that stays.
    */
-  async settled(): Promise<void> {
-    await this.#ack?.settled();
-    await this.#status?.idle();
+  settled(): Promise<unknown> {
+    // One of the two at most (see the constructor): no promise of its own on a turn's hot path.
+    return this.#ack?.settled() ?? this.#status?.idle() ?? SETTLED;
   }
 
   /** The turn is now calling the model (`thinking`) or running a tool (`tool`); status reactions only. */
@@ -94,8 +95,7 @@ export class TurnReactions {
   }
 
   /** Ends the turn's reactions; nothing is left in a working state. Never throws. */
-  async end(outcome: TurnOutcome): Promise<void> {
-    await this.#ack?.end(outcome);
-    await this.#status?.finish(outcome === "noreply" ? undefined : outcome);
+  end(outcome: TurnOutcome): Promise<void> {
+    return this.#ack?.end(outcome) ?? this.#status?.finish(outcome === "noreply" ? undefined : outcome) ?? SETTLED;
   }
 }
