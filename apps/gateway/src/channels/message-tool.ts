@@ -21,6 +21,21 @@ export interface TurnScope {
   message?: MessageRef;
 }
 
+/**
+ * The turn's own triggering message, when the call is about it: its ref came with the event (the
+ * index holds the same), so no lookup is needed.
+ */
+function triggerRef(
+  scope: TurnScope | undefined,
+  entry: ChannelEntry,
+  conversation: ConversationAddress,
+  messageId: string,
+): MessageRef | undefined {
+  const ref = scope?.message;
+  if (!ref || ref.messageId !== messageId || ref.conversationId !== conversation.id) return undefined;
+  return ref.channel === entry.plugin.id && ref.accountId === entry.accountId ? ref : undefined;
+}
+
 /** What runs `message` tool calls: the turn's agent, the HTTP API (and through it the CLI). */
 /** How a call is made: a `send` from the outbox carries the reply's idempotency key. */
 export interface MessageCallOptions {
@@ -95,7 +110,8 @@ export class MessageToolExecutor implements MessageToolCalls {
       return this.#perMessage.run(messageKey(entry, conversation.id, messageId), async () => {
         // The instance of now: the account may have restarted while this call waited its turn.
         const current = this.registry.instanceOf(entry);
-        const ref = await this.#ref(entry, conversation, messageId);
+        const ref =
+          triggerRef(scope, entry, conversation, messageId) ?? (await this.#ref(entry, conversation, messageId));
         if (input.action === "reactions" && current.listReactions) {
           return { ok: true, action: "reactions", reactions: await current.listReactions(ref) };
         }

@@ -92,7 +92,7 @@ export function createHandler(options: HandlerOptions): Handler {
           sessions: [answer.session],
           replies: answer.reply ? [answer.reply] : [],
           also: async (sql) => {
-            await commit.also?.(sql);
+            if (commit.also) await commit.also(sql);
             await answer.also(sql);
           },
         });

@@ -43,8 +43,28 @@ function listCandidates(emoji: string, plugin: ReactionPlugin, fallbacks: readon
   return found;
 }
 
+/** How many answers `sameReaction` keeps per plugin (the agent's reactions are free text: bounded). */
+const ANSWERS_PER_PLUGIN = 256;
+const answered = new WeakMap<ReactionPlugin, Map<string, boolean>>();
+
 /** True when `a` and `b` are the same reaction on this channel (emoji, shortcode or platform name). */
 export function sameReaction(a: string, b: string, plugin: ReactionPlugin): boolean {
+  let kept = answered.get(plugin);
+  if (!kept) {
+    kept = new Map();
+    answered.set(plugin, kept);
+  }
+  const key = `${a}\u0000${b}`;
+  let same = kept.get(key);
+  if (same === undefined) {
+    same = compareReactions(a, b, plugin);
+    if (kept.size >= ANSWERS_PER_PLUGIN) kept.clear();
+    kept.set(key, same);
+  }
+  return same;
+}
+
+function compareReactions(a: string, b: string, plugin: ReactionPlugin): boolean {
   const vocabulary = vocabularyOf(plugin);
   if (vocabulary) {
     const left = vocabulary.lookup(a);

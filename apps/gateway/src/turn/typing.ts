@@ -2,6 +2,7 @@ import { type ChatType, type ConversationAddress, toChorusError, type z } from "
 import type { Logger } from "pino";
 import type { ChannelEntry } from "../channels/index.js";
 import type { typingModeSchema } from "../config/index.js";
+import { SETTLED } from "../support/index.js";
 
 /** `agents.defaults.typingMode`: when the typing indicator shows during a turn. */
 export type TypingMode = z.output<typeof typingModeSchema>;
@@ -38,8 +39,8 @@ export class TurnTyping {
   }
 
   /** Just before the reply is sent: switches typing on for `message`. */
-  async beforeReply(): Promise<void> {
-    if (this.options.mode === "message") await this.#set(true);
+  beforeReply(): Promise<void> {
+    return this.options.mode === "message" ? this.#set(true) : SETTLED;
   }
 
   /** When the turn ends (replied or silent): switches typing off, after the start call settled. */

@@ -21,9 +21,16 @@ interface FileTurn {
   inTx: boolean;
 }
 const TURNS = new Map<string, FileTurn>();
+/** `FileTurn.busy` while no transaction runs or waits on the file. */
+const NO_TURN: Promise<void> = Promise.resolve();
 
 /** What a statement binds: node:sqlite takes no booleans or `undefined` (`#args` maps them). */
 type SqlValue = null | number | bigint | string | Uint8Array;
+
+/** A value node:sqlite binds as it is. */
+function isBindable(value: unknown): boolean {
+  return value !== undefined && typeof value !== "boolean";
+}
 
 /** `$1 … $n` → `?` in order, with the argument order each `?` needs. */
 function positional(text: string): { text: string; order: number[] } {
@@ -55,7 +62,7 @@ function makeDatabasePrivate(file: string): void {
 export class SqliteDb implements SqlDb {
   readonly dialect = "sqlite" as const;
   readonly #db: Database;
-  readonly #statements = new Map<string, { statement: Statement; order: number[] }>();
+  readonly #statements = new Map<string, { statement: Statement; order: number[]; inOrder: boolean }>();
   /** The transaction running now on this file, any connection of this process (statements from elsewhere wait for it). */
   readonly #turn: FileTurn;
   readonly #walSync: WalSync | undefined;
@@ -82,7 +89,7 @@ export class SqliteDb implements SqlDb {
     const key = file === ":memory:" ? `memory:${Math.random()}` : file;
     let turn = TURNS.get(key);
     if (!turn) {
-      turn = { busy: Promise.resolve(), inTx: false };
+      turn = { busy: NO_TURN, inTx: false };
       TURNS.set(key, turn);
     }
     this.#turn = turn;
@@ -108,13 +115,17 @@ export class SqliteDb implements SqlDb {
     let found = this.#statements.get(text);
     if (!found) {
       const { text: rewritten, order } = positional(text);
-      found = { statement: this.#db.prepare(rewritten), order };
+      const inOrder = order.every((argument, index) => argument === index);
+      found = { statement: this.#db.prepare(rewritten), order, inOrder };
       this.#statements.set(text, found);
     }
     return found;
   }
 
-  #args(order: number[], args: readonly unknown[]): SqlValue[] {
+  /** The values to bind; `args` itself where it already is that (most statements: `$1 … $n` once each, no booleans). */
+  #args(prepared: { order: number[]; inOrder: boolean }, args: readonly unknown[]): readonly SqlValue[] {
+    const { order, inOrder } = prepared;
+    if (inOrder && args.length === order.length && args.every(isBindable)) return args as readonly SqlValue[];
     return order.map((i) => {
       const value = args[i];
       return (typeof value === "boolean" ? (value ? 1 : 0) : value === undefined ? null : value) as SqlValue;
@@ -125,16 +136,16 @@ export class SqliteDb implements SqlDb {
   readonly #direct: Sql = {
     dialect: "sqlite",
     all: async <T>(text: string, args: readonly unknown[] = []) => {
-      const { statement, order } = this.#prepared(text);
-      return statement.all(...this.#args(order, args)) as T[];
+      const prepared = this.#prepared(text);
+      return prepared.statement.all(...this.#args(prepared, args)) as T[];
     },
     one: async <T>(text: string, args: readonly unknown[] = []) => {
-      const { statement, order } = this.#prepared(text);
-      return statement.get(...this.#args(order, args)) as T | undefined;
+      const prepared = this.#prepared(text);
+      return prepared.statement.get(...this.#args(prepared, args)) as T | undefined;
     },
     run: async (text: string, args: readonly unknown[] = []) => {
-      const { statement, order } = this.#prepared(text);
-      return Number(statement.run(...this.#args(order, args)).changes);
+      const prepared = this.#prepared(text);
+      return Number(prepared.statement.run(...this.#args(prepared, args)).changes);
     },
   };
 
@@ -143,8 +154,8 @@ export class SqliteDb implements SqlDb {
   async all<T>(text: string, args: readonly unknown[] = []): Promise<T[]> {
     if (this.#turn.inTx) await this.#idle();
     try {
-      const { statement, order } = this.#prepared(text);
-      return statement.all(...this.#args(order, args)) as T[];
+      const prepared = this.#prepared(text);
+      return prepared.statement.all(...this.#args(prepared, args)) as T[];
     } catch (error) {
       this.#fail(error);
     }
@@ -153,8 +164,8 @@ export class SqliteDb implements SqlDb {
   async one<T>(text: string, args: readonly unknown[] = []): Promise<T | undefined> {
     if (this.#turn.inTx) await this.#idle();
     try {
-      const { statement, order } = this.#prepared(text);
-      return statement.get(...this.#args(order, args)) as T | undefined;
+      const prepared = this.#prepared(text);
+      return prepared.statement.get(...this.#args(prepared, args)) as T | undefined;
     } catch (error) {
       this.#fail(error);
     }
@@ -163,8 +174,8 @@ export class SqliteDb implements SqlDb {
   async run(text: string, args: readonly unknown[] = []): Promise<number> {
     if (this.#turn.inTx) await this.#idle();
     try {
-      const { statement, order } = this.#prepared(text);
-      return Number(statement.run(...this.#args(order, args)).changes);
+      const prepared = this.#prepared(text);
+      return Number(prepared.statement.run(...this.#args(prepared, args)).changes);
     } catch (error) {
       this.#fail(error);
     }
@@ -185,12 +196,18 @@ export class SqliteDb implements SqlDb {
   }
 
   tx<T>(work: (sql: Sql) => Promise<T>, options: TxOptions<T> = {}): Promise<T> {
-    const previous = this.#turn.busy;
+    const turn = this.#turn;
+    const previous = turn.busy;
     let release = () => {};
-    this.#turn.busy = new Promise<void>((resolve) => {
-      release = resolve;
+    const mine = new Promise<void>((resolve) => {
+      release = () => {
+        // No transaction queued behind this one: the next one starts without waiting a tick.
+        if (turn.busy === mine) turn.busy = NO_TURN;
+        resolve();
+      };
     });
-    return this.#transaction(previous, release, work, options);
+    turn.busy = mine;
+    return this.#transaction(previous === NO_TURN ? undefined : previous, release, work, options);
   }
 
   /**
@@ -199,12 +216,12 @@ export class SqliteDb implements SqlDb {
    * once this one committed or rolled back: it may start while this one's WAL frames are being synced.
    */
   async #transaction<T>(
-    previous: Promise<void>,
+    previous: Promise<void> | undefined,
     release: () => void,
     work: (sql: Sql) => Promise<T>,
     options: TxOptions<T>,
   ): Promise<T> {
-    await previous;
+    if (previous) await previous;
     let value: T;
     this.#turn.inTx = true;
     try {
@@ -232,8 +249,8 @@ export class SqliteDb implements SqlDb {
     return value;
   }
 
-  async withLock<T>(_name: string, work: () => Promise<T>): Promise<{ ran: true; value: T }> {
-    return { ran: true, value: await work() };
+  withLock<T>(_name: string, work: () => Promise<T>): Promise<{ ran: true; value: T }> {
+    return work().then((value) => ({ ran: true, value }));
   }
 
   async close(): Promise<void> {
