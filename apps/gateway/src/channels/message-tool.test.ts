@@ -85,6 +85,27 @@ describe("MessageToolExecutor", () => {
     expect(platform.botReactions(message.id)).toEqual(["👍"]);
   });
 
+  it("inside a turn, the message being answered is reacted to and quoted by the turn's own ref, without a lookup", async () => {
+    const message = platform.userSends({ conversationId: "c1", senderId: "ann", text: "hi" });
+    const ref = { channel: "memory", accountId: "default", conversationId: "c1", messageId: message.id };
+    const scope = { channel: "memory", accountId: "default", conversation: { id: "c1" }, message: ref };
+    const lookups: string[] = [];
+    const get = index.get.bind(index);
+    index.get = (lookup) => {
+      lookups.push(lookup.messageId);
+      return get(lookup);
+    };
+    await tools.execute({ action: "react", emoji: "👍" }, scope);
+    const sent = await tools.execute({ action: "send", text: "yes", replyTo: message.id }, scope);
+    expect(platform.botReactions(message.id)).toEqual(["👍"]);
+    expect(lookups).toEqual([]);
+    // Another message of the conversation is still looked up.
+    const messageId = sent.action === "send" ? sent.messageId : "";
+    await tools.execute({ action: "react", emoji: "🔥", messageId }, scope);
+    expect(lookups).toEqual([messageId]);
+    expect(platform.botReactions(messageId)).toEqual(["🔥"]);
+  });
+
   it("outside a turn, it needs channel, target and messageId, and says which is missing", async () => {
     await expect(tools.execute({ action: "react", emoji: "👍" })).rejects.toThrow(
       "channel is required outside a conversation turn",

@@ -96,7 +96,10 @@ export class MessageToolExecutor implements MessageToolCalls {
       if (input.action === "send") {
         const withMedia = await this.#sendMedia(entry, conversation, input, options);
         if (withMedia) return withMedia;
-        const replyTo = input.replyTo ? await this.#ref(entry, conversation, input.replyTo) : undefined;
+        const replyTo = input.replyTo
+          ? (triggerRef(scope, entry, conversation, input.replyTo) ??
+            (await this.#ref(entry, conversation, input.replyTo)))
+          : undefined;
         const ref = await instance.send(conversation, {
           text: input.text ?? "",
           ...(replyTo ? { replyTo } : {}),

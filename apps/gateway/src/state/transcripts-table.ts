@@ -39,7 +39,9 @@ export class TranscriptsTable {
           ).reverse();
     return rows.map((row) => {
       const entry = JSON.parse(row.entry) as StoredTranscriptEntry;
-      return row.message_id === null ? entry : { ...entry, messageId: row.message_id };
+      // A fresh object of this read's own: the id is set on it rather than on a copy.
+      if (row.message_id !== null) entry.messageId = row.message_id;
+      return entry;
     });
   }
 

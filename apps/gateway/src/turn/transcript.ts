@@ -23,12 +23,13 @@ export async function readHistory(
   limit: number,
 ): Promise<SessionHistory> {
   const earlier = await transcripts.read(sessionId, { limit });
-  return {
-    history: earlier
-      .filter((e) => e.role === "user" || e.role === "assistant")
-      .map((e) => ({ role: e.role as "user" | "assistant", content: e.content })),
-    summaries: earlier.filter((e) => e.role === "system").map((e) => e.content),
-  };
+  const history: ChatMessage[] = [];
+  const summaries: string[] = [];
+  for (const entry of earlier) {
+    if (entry.role === "user" || entry.role === "assistant") history.push({ role: entry.role, content: entry.content });
+    else if (entry.role === "system") summaries.push(entry.content);
+  }
+  return { history, summaries };
 }
 
 /** One finished turn, as it is committed. */
