@@ -10,18 +10,34 @@ export interface CreateLanguageModelOptions {
   fetch?: ModelFetch;
 }
 
+/** The models made so far, by config (see `createLanguageModel`). */
+const made = new WeakMap<ModelConfig, Promise<LanguageModelV3>>();
+
 /**
  * The language model (the AI SDK's specification v3) a model config names. Each provider's module is imported only when an
  * agent uses it, so the gateway's cold start does not pay for providers nobody configured.
+ * Without a fetch of the caller's, one model per config: the provider's module is imported and its
+ * model made once, not on every turn (a failure to make one is not kept).
  */
-export async function createLanguageModel(
+export function createLanguageModel(
   config: ModelConfig,
   options: CreateLanguageModelOptions = {},
 ): Promise<LanguageModelV3> {
+  if (options.fetch) return makeLanguageModel(config, options.fetch);
+  let model = made.get(config);
+  if (!model) {
+    model = makeLanguageModel(config, (input, init) => globalThis.fetch(input, init));
+    made.set(config, model);
+    model.catch(() => made.delete(config));
+  }
+  return model;
+}
+
+async function makeLanguageModel(config: ModelConfig, base: ModelFetch): Promise<LanguageModelV3> {
   if (config.provider === "demo") return new DemoLanguageModel();
   if (config.provider === "external")
     throw new ChorusError("E_INVALID_INPUT", "an outside agent (provider external) has no model the gateway calls");
-  const fetch = fetchWithTimeout(config.timeoutMs, options.fetch ?? globalThis.fetch);
+  const fetch = fetchWithTimeout(config.timeoutMs, base);
   const baseURL = config.baseURL.replace(/\/+$/, "");
   const apiKey = "apiKey" in config && config.apiKey !== undefined ? { apiKey: config.apiKey } : {};
   switch (config.provider) {

@@ -127,7 +127,8 @@ export class MessageGate {
     }
 
     if (event.conversation.kind !== "group") {
-      const seen = await understood(input);
+      // What the agent gets of the attachments: for its model (image input where it takes images).
+      const seen = input.media ? await input.media.understood(input.agent.model) : nothingUnderstood();
       return { kind: "run", userText: withLines(event.text, seen.lines), mentioned: true, ...imagesOf(seen) };
     }
 
@@ -153,7 +154,7 @@ export class MessageGate {
     const { mediaOf } = input;
     const linesOf = mediaOf && ((row: BufferedRow) => mediaOf(row).context());
     const context = await this.#context.triggered(sessionKey, input.inboxId, limit, linesOf);
-    const seen = await understood(input);
+    const seen = input.media ? await input.media.understood(input.agent.model) : nothingUnderstood();
     const current = pendingOf(event);
     const batch = formatBatch(context.pending, { ...current, text: withLines(current.text, seen.lines) });
     const settled = context.settle(batch, mention.mentioned);
@@ -192,9 +193,9 @@ export function sessionInit(entry: ChannelEntry, event: InboundMessageEvent, age
   };
 }
 
-/** What the agent gets of the message's attachments: for its model (image input where it takes images). */
-function understood(input: GateInput): Promise<Understood> {
-  return input.media?.understood(input.agent.model) ?? Promise.resolve({ lines: [], images: [] });
+/** What the agent gets of a message without attachments (no promise to wait for). */
+function nothingUnderstood(): Understood {
+  return { lines: [], images: [] };
 }
 
 function imagesOf(seen: Understood): { images?: readonly MessageImage[] } {

@@ -75,16 +75,18 @@ export class Scheduler {
     this.#scheduled.add(sessionKey);
     this.options.queue
       .run(sessionKey, (signal) => this.#step(sessionKey, signal))
-      .then((step) => {
-        if (step === "more") this.wake(sessionKey);
-      })
-      .catch((error: unknown) => {
-        this.#scheduled.delete(sessionKey);
-        if (this.#stopped) return;
-        // Its rows stay received; the sweep wakes the session again once the state is back.
-        if (isStateUnavailable(error)) this.options.outage.failed(error);
-        else this.options.logger.error({ err: error, sessionKey }, "message handling failed");
-      });
+      .then(
+        (step) => {
+          if (step === "more") this.wake(sessionKey);
+        },
+        (error: unknown) => {
+          this.#scheduled.delete(sessionKey);
+          if (this.#stopped) return;
+          // Its rows stay received; the sweep wakes the session again once the state is back.
+          if (isStateUnavailable(error)) this.options.outage.failed(error);
+          else this.options.logger.error({ err: error, sessionKey }, "message handling failed");
+        },
+      );
   }
 
   /** Wakes every session with rows received and not done or replies not sent, of accounts that run here. */

@@ -51,7 +51,7 @@ export class TickBatch<T, R> {
       settle(tick, results);
       return;
     }
-    await this.#alone(tick);
+    return this.#alone(tick);
   }
 
   async #alone(pending: readonly Pending<T, R>[]): Promise<void> {

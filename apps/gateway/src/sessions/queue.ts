@@ -1,4 +1,5 @@
 import { ChorusError } from "@chorus/core";
+import { SETTLED } from "../support/index.js";
 
 export interface TurnQueueOptions {
   /** Tasks running at once over all keys. */
@@ -131,15 +132,22 @@ export class TurnQueue {
 
   private start(job: Job): void {
     this.running.set(job.key, job);
-    Promise.resolve()
-      .then(() => job.task(job.controller.signal))
-      .then(job.resolve, job.reject)
-      .finally(() => {
-        this.running.delete(job.key);
-        if (this.pending.has(job.key)) this.ready.push(job.key);
-        this.pump();
-        if (this.idle()) this.notifyIdle();
-      });
+    void this.runJob(job);
+  }
+
+  /** Runs a job in a later microtask (never inside the call that queued it); one async function, not a chain of promises. */
+  private async runJob(job: Job): Promise<void> {
+    await SETTLED;
+    try {
+      job.resolve(await job.task(job.controller.signal));
+    } catch (error) {
+      job.reject(error);
+    } finally {
+      this.running.delete(job.key);
+      if (this.pending.has(job.key)) this.ready.push(job.key);
+      this.pump();
+      if (this.idle()) this.notifyIdle();
+    }
   }
 
   private idle(): boolean {
