@@ -1,33 +1,42 @@
+import { BoundedMap } from "@chorus/channel-kit";
 import { emojiKey, normalizeShortcode, resolveEmoji, vocabularyOf } from "@chorus/core";
 import type { ReactionPlugin } from "./target.js";
 
 /** What the ack falls back to where the configured emoji is not allowed. */
 export const ACK_FALLBACKS: readonly string[] = ["👀", "👍", "❤️"];
 
-/** How many lists `candidatesFor` keeps per plugin: the config's emojis make a handful; a bound all the same. */
-const KEPT_PER_PLUGIN = 64;
-const computed = new WeakMap<ReactionPlugin, Map<string, readonly string[]>>();
+/**
+ * Answers kept per plugin, the last `limit` (the kit's `BoundedMap`): every turn asks the same few
+ * questions of its channel's vocabulary, and resolving each form is most of a turn's reaction work.
+ */
+function keptPerPlugin<V>(limit: number): (plugin: ReactionPlugin, key: string, answer: () => V) => V {
+  const kept = new WeakMap<ReactionPlugin, BoundedMap<string, V>>();
+  return (plugin, key, answer) => {
+    let answers = kept.get(plugin);
+    if (!answers) {
+      answers = new BoundedMap(limit);
+      kept.set(plugin, answers);
+    }
+    if (answers.has(key)) return answers.peek(key) as V;
+    const value = answer();
+    answers.set(key, value);
+    return value;
+  };
+}
+
+// The config's emojis make a handful of lists; the agent's reactions are free text, so comparisons are bounded wider.
+const keptCandidates = keptPerPlugin<readonly string[]>(64);
+const keptComparisons = keptPerPlugin<boolean>(256);
 
 /**
  * Every form of `emoji` and then of `fallbacks` the channel's vocabulary allows, best first and
  * without repeats; on an open vocabulary the same list as given (the platform has the last word).
- * Empty for an empty `emoji`. Kept per plugin: every turn asks for the same few (resolving each
- * form is most of a turn's reaction work).
+ * Empty for an empty `emoji`. Kept per plugin (`keptPerPlugin`).
  */
 export function candidatesFor(emoji: string, plugin: ReactionPlugin, fallbacks: readonly string[]): readonly string[] {
-  let kept = computed.get(plugin);
-  if (!kept) {
-    kept = new Map();
-    computed.set(plugin, kept);
-  }
-  const key = `${emoji}\u0000${fallbacks.join("\u0000")}`;
-  let found = kept.get(key);
-  if (!found) {
-    found = Object.freeze(listCandidates(emoji, plugin, fallbacks));
-    if (kept.size >= KEPT_PER_PLUGIN) kept.clear();
-    kept.set(key, found);
-  }
-  return found;
+  return keptCandidates(plugin, `${emoji}\u0000${fallbacks.join("\u0000")}`, () =>
+    Object.freeze(listCandidates(emoji, plugin, fallbacks)),
+  );
 }
 
 function listCandidates(emoji: string, plugin: ReactionPlugin, fallbacks: readonly string[]): string[] {
@@ -43,25 +52,9 @@ function listCandidates(emoji: string, plugin: ReactionPlugin, fallbacks: readon
   return found;
 }
 
-/** How many answers `sameReaction` keeps per plugin (the agent's reactions are free text: bounded). */
-const ANSWERS_PER_PLUGIN = 256;
-const answered = new WeakMap<ReactionPlugin, Map<string, boolean>>();
-
 /** True when `a` and `b` are the same reaction on this channel (emoji, shortcode or platform name). */
 export function sameReaction(a: string, b: string, plugin: ReactionPlugin): boolean {
-  let kept = answered.get(plugin);
-  if (!kept) {
-    kept = new Map();
-    answered.set(plugin, kept);
-  }
-  const key = `${a}\u0000${b}`;
-  let same = kept.get(key);
-  if (same === undefined) {
-    same = compareReactions(a, b, plugin);
-    if (kept.size >= ANSWERS_PER_PLUGIN) kept.clear();
-    kept.set(key, same);
-  }
-  return same;
+  return keptComparisons(plugin, `${a}\u0000${b}`, () => compareReactions(a, b, plugin));
 }
 
 function compareReactions(a: string, b: string, plugin: ReactionPlugin): boolean {

@@ -66,25 +66,23 @@ export class WebchatMedia {
     return new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
-          for (;;) {
-            if (at > end) {
-              signal?.removeEventListener("abort", stop);
-              await reader.cancel().catch(() => undefined);
-              return controller.close();
-            }
-            const { done, value } = await reader.read().catch((error: unknown) => {
-              throw signal?.aborted ? signal.reason : error;
-            });
-            if (done) {
-              signal?.removeEventListener("abort", stop);
-              return controller.close();
-            }
-            this.#bytesRead += value.byteLength;
-            const from = Math.max(0, start - at);
-            const to = Math.min(value.byteLength, end - at + 1);
-            at += value.byteLength;
-            if (to > from) return controller.enqueue(value.subarray(from, to));
+          if (at > end) {
+            signal?.removeEventListener("abort", stop);
+            await reader.cancel().catch(() => undefined);
+            return controller.close();
           }
+          const { done, value } = await reader.read().catch((error: unknown) => {
+            throw signal?.aborted ? signal.reason : error;
+          });
+          if (done) {
+            signal?.removeEventListener("abort", stop);
+            return controller.close();
+          }
+          this.#bytesRead += value.byteLength;
+          // The store's stream starts at `start`: only the end of the range cuts a piece.
+          const to = Math.min(value.byteLength, end - at + 1);
+          at += value.byteLength;
+          controller.enqueue(to === value.byteLength ? value : value.subarray(0, to));
         },
         cancel: (reason) => reader.cancel(reason),
       },
