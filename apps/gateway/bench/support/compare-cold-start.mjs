@@ -10,6 +10,9 @@
 // CPU time (utime + stime of /proc/<pid>/stat) and RSS at that moment, and RSS 2 s later.
 // Prints medians, ranges and means per build (CPU time counts in 10 ms ticks: its mean over many
 // spawns says more than its median), and the load average before and after.
+//
+// NODE_FLAGS_A / NODE_FLAGS_B (space-separated) start that build's node with those flags: the same
+// build twice with and without a flag (`NODE_FLAGS_B=--max-semi-space-size=32 … . .`) times the flag.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -46,11 +49,11 @@ async function rssMB(pid) {
   return Number(match[1]) / 1024;
 }
 
-/** One cold start of `node <bin> start --port 0` in a fresh home without a config. */
-async function coldStart(bin) {
+/** One cold start of `node <flags> <bin> start --port 0` in a fresh home without a config. */
+async function coldStart(bin, flags) {
   const home = await mkdtemp(join(tmpdir(), "chorus-compare-cold-"));
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, "start", "--port", "0"], {
+  const child = spawn(process.execPath, [...flags, bin, "start", "--port", "0"], {
     env: { ...process.env, CHORUS_HOME: home, CHORUS_CONFIG: "", NO_PROXY: "127.0.0.1,localhost" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -122,21 +125,23 @@ if (!dirA || !dirB) {
 const spawns = Number(spawnsArgument);
 if (!Number.isInteger(spawns) || spawns < 1)
   throw new Error(`spawnsEach must be a positive integer, not ${spawnsArgument}`);
+const flagsOf = (name) => (process.env[name] ?? "").split(" ").filter(Boolean);
 const builds = [
-  { label: "A", bin: chorusBin(resolve(dirA)), samples: [] },
-  { label: "B", bin: chorusBin(resolve(dirB)), samples: [] },
+  { label: "A", bin: chorusBin(resolve(dirA)), flags: flagsOf("NODE_FLAGS_A"), samples: [] },
+  { label: "B", bin: chorusBin(resolve(dirB)), flags: flagsOf("NODE_FLAGS_B"), samples: [] },
 ];
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
     .join(" ");
 const loadBefore = load();
-for (const build of builds) await coldStart(build.bin); // one unmeasured start each: the file cache warm for both
+for (const build of builds) await coldStart(build.bin, build.flags); // one unmeasured start each: the file cache warm for both
 for (let round = 0; round < spawns; round++) {
   // A, B then B, A: neither build always runs right after the other.
-  for (const build of round % 2 ? [...builds].reverse() : builds) build.samples.push(await coldStart(build.bin));
+  for (const build of round % 2 ? [...builds].reverse() : builds)
+    build.samples.push(await coldStart(build.bin, build.flags));
 }
-for (const build of builds) console.log(`${build.label} = ${build.bin}`);
+for (const build of builds) console.log(`${build.label} = node ${[...build.flags, build.bin].join(" ")}`);
 for (const build of builds) console.log(summary(`${build.label} (${spawns} spawns)`, build.samples));
 console.log(
   `load average before ${loadBefore}, after ${load()} (1, 5, 15 min; ${availableParallelism()} cores); median (min–max; mean)`,
