@@ -132,30 +132,29 @@ export class SqliteDb implements SqlDb {
     });
   }
 
+  /** Runs one statement now: its rows (`all`), its first row (`one`) or how many rows it changed (`run`). */
+  #now(mode: "all" | "one" | "run", text: string, args: readonly unknown[]): unknown {
+    const prepared = this.#prepared(text);
+    const values = this.#args(prepared, args);
+    if (mode === "all") return prepared.statement.all(...values);
+    if (mode === "one") return prepared.statement.get(...values);
+    return Number(prepared.statement.run(...values).changes);
+  }
+
   /** The statement API without the transaction guard (inside a transaction, and when none runs). */
   readonly #direct: Sql = {
     dialect: "sqlite",
-    all: async <T>(text: string, args: readonly unknown[] = []) => {
-      const prepared = this.#prepared(text);
-      return prepared.statement.all(...this.#args(prepared, args)) as T[];
-    },
-    one: async <T>(text: string, args: readonly unknown[] = []) => {
-      const prepared = this.#prepared(text);
-      return prepared.statement.get(...this.#args(prepared, args)) as T | undefined;
-    },
-    run: async (text: string, args: readonly unknown[] = []) => {
-      const prepared = this.#prepared(text);
-      return Number(prepared.statement.run(...this.#args(prepared, args)).changes);
-    },
+    all: async <T>(text: string, args: readonly unknown[] = []) => this.#now("all", text, args) as T[],
+    one: async <T>(text: string, args: readonly unknown[] = []) => this.#now("one", text, args) as T | undefined,
+    run: async (text: string, args: readonly unknown[] = []) => this.#now("run", text, args) as number,
   };
 
-  // The statement runs inside this function: no inner promise and no `.catch` promise per call (each one
-  // also pays Node 20's promise hooks; a turn makes ~30 calls).
+  // The statement runs inside these functions (`#now` is synchronous): no inner promise and no
+  // `.catch` promise per call (each one also pays Node 20's promise hooks; a turn makes ~30 calls).
   async all<T>(text: string, args: readonly unknown[] = []): Promise<T[]> {
     if (this.#turn.inTx) await this.#idle();
     try {
-      const prepared = this.#prepared(text);
-      return prepared.statement.all(...this.#args(prepared, args)) as T[];
+      return this.#now("all", text, args) as T[];
     } catch (error) {
       this.#fail(error);
     }
@@ -164,8 +163,7 @@ export class SqliteDb implements SqlDb {
   async one<T>(text: string, args: readonly unknown[] = []): Promise<T | undefined> {
     if (this.#turn.inTx) await this.#idle();
     try {
-      const prepared = this.#prepared(text);
-      return prepared.statement.get(...this.#args(prepared, args)) as T | undefined;
+      return this.#now("one", text, args) as T | undefined;
     } catch (error) {
       this.#fail(error);
     }
@@ -174,8 +172,7 @@ export class SqliteDb implements SqlDb {
   async run(text: string, args: readonly unknown[] = []): Promise<number> {
     if (this.#turn.inTx) await this.#idle();
     try {
-      const prepared = this.#prepared(text);
-      return Number(prepared.statement.run(...this.#args(prepared, args)).changes);
+      return this.#now("run", text, args) as number;
     } catch (error) {
       this.#fail(error);
     }
