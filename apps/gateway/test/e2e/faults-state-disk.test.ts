@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor } from "@chorus/testkit";
@@ -40,10 +40,11 @@ describe("the SQLite state's disk fills up and frees again", () => {
 
     for (let n = 0; n < 5; n++) send(n);
     await waitFor(() => sent.every((id) => answersTo(id) === 1), { timeoutMs: 20_000, message: "the first answers" });
-    // Fill what is left of the disk.
+    // Fill what is left of the disk. Written until the disk refuses, not to a size read beforehand:
+    // the running gateway keeps writing meanwhile, so a size taken from `df` can already be too big.
     const filler = join(mountPoint, "filler");
-    const free = Number(execFileSync("df", ["--output=avail", "-B1", mountPoint]).toString().split("\n")[1]);
-    writeFileSync(filler, Buffer.alloc(Math.max(0, free - 4096)));
+    fillUntilFull(filler);
+    expect(freeBytes(mountPoint)).toBeLessThan(64 * 1024);
     for (let n = 5; n < 30; n++) send(n);
     await waitFor(() => /the state database is unavailable/.test(running.output()), {
       timeoutMs: 20_000,
@@ -68,3 +69,27 @@ describe("the SQLite state's disk fills up and frees again", () => {
     }
   }, 120_000);
 });
+
+/** Appends to `path` in ever smaller pieces until the disk has no room for even the smallest. */
+function fillUntilFull(path: string): void {
+  const fd = openSync(path, "w");
+  try {
+    for (const size of [1024 * 1024, 64 * 1024, 4096, 512]) {
+      const piece = Buffer.alloc(size);
+      for (;;) {
+        try {
+          writeSync(fd, piece);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "ENOSPC") break;
+          throw error;
+        }
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function freeBytes(mountPoint: string): number {
+  return Number(execFileSync("df", ["--output=avail", "-B1", mountPoint]).toString().split("\n")[1]);
+}
