@@ -10,6 +10,7 @@ import {
   type ChannelEntry,
   ChannelRegistry,
   ChannelSupervisor,
+  collectYoungGenerationWhenFull,
   createLogger,
   createPipeline,
   DemoLanguageModel,
@@ -172,6 +173,8 @@ export async function createDispatchHarness(options: DispatchHarnessOptions = {}
   await supervisor.start();
   if (supervisor.status().state !== "running")
     throw new Error(`the bench channel did not start: ${JSON.stringify(supervisor.status())}`);
+  // As `chorus start` once its gateway started.
+  collectYoungGenerationWhenFull();
 
   let count = 0;
   return {

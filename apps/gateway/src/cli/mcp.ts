@@ -23,6 +23,7 @@ export async function mcpCommand(
     const destination = (await import("pino")).pino.destination(2);
     const logger: Logger = createLogger({ destination, format: "json", redactor });
     const { startGateway } = await import("../runtime/gateway.js");
+    const { collectYoungGenerationWhenFull } = await import("../runtime/young-generation.js");
     const { containChannelErrors } = await import("../channels/containment.js");
     // As `chorus start`: a channel's stray rejection restarts that channel; the gateway's own ends it.
     containChannelErrors((error, how) => {
@@ -31,6 +32,7 @@ export async function mcpCommand(
     });
     const gateway = await startGateway({ paths: ctx.paths, loaded: ctx.loaded, logger, redactor });
     redactor.add(gateway.token);
+    collectYoungGenerationWhenFull();
     endpoint = { url: gateway.url, token: gateway.token };
     stop = () => gateway.close();
     process.stderr.write(`chorus mcp: started a gateway on ${gateway.url}\n`);

@@ -3,7 +3,7 @@ import { isChorusError } from "@chorus/core";
 import { containChannelErrors } from "../channels/index.js";
 import { validateInstallation, validationError } from "../checks/index.js";
 import { gatewaySecrets } from "../config/index.js";
-import { startGateway } from "../runtime/index.js";
+import { collectYoungGenerationWhenFull, startGateway } from "../runtime/index.js";
 import { createLogger } from "../support/index.js";
 import { cliContext, cliPaths } from "./context.js";
 import { progress } from "./output.js";
@@ -43,6 +43,7 @@ export async function startCommand(options: {
   );
   // The API token, generated or read from its file: a secret from now on too.
   redactor.add(gateway.token);
+  collectYoungGenerationWhenFull();
   const webchat = gateway.registry.all().some((e) => e.builtin);
   // The token is printed once, when it is generated; after that `chorus token` shows it on request,
   // so a service's log never holds it.

@@ -2,3 +2,4 @@
 export { type RunningGateway, type StartGatewayOptions, startGateway } from "./gateway.js";
 export { openGatewayState, stateConfigOf } from "./open-state.js";
 export { ensurePrivateHome } from "./private-home.js";
+export { collectYoungGenerationWhenFull } from "./young-generation.js";

@@ -42,6 +42,7 @@ export {
 export { DEFAULT_HEARTBEAT_PROMPT } from "../heartbeat/index.js";
 export { Committer, createDeliver, createPipeline, type Deliver, InboxWriter } from "../pipeline/index.js";
 export { SystemEvents } from "../reaction-notifications/index.js";
+export { collectYoungGenerationWhenFull } from "../runtime/index.js";
 export {
   assertSessionEntry,
   OpenedSessions,
