@@ -76,7 +76,7 @@ export async function openGatewayState(
 ): Promise<StateStore> {
   const options = {
     home: paths.home,
-    onError: (error: Error) => logger.warn({ err: error.message }, "state database problem"),
+    onError: (error: Error) => logger.warn({ err: error.message }, "state database connection problem"),
   };
   let state: StateStore | undefined;
   for (let attempt = 1; !state; attempt++) {

@@ -22,7 +22,7 @@ export interface OpenStateOptions {
   home: string;
   /** References kept per conversation in the message index. */
   refsPerConversation?: number;
-  /** Problems the driver reports in the background (a dropped idle connection, a failed background checkpoint). */
+  /** Problems the driver reports in the background (a dropped idle connection). */
   onError?: (error: Error) => void;
 }
 
@@ -70,7 +70,7 @@ export class StateStore {
             max: config.poolSize ?? 10,
             ...(options.onError ? { onError: options.onError } : {}),
           })
-        : new SqliteDb(sqliteFile(options.home, config), options.onError ? { onError: options.onError } : {});
+        : new SqliteDb(sqliteFile(options.home, config));
     const where = config.backend === "postgres" ? redactUrl(config.url) : sqliteFile(options.home, config);
     try {
       await migrate(db);

@@ -2,9 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { DatabaseSyncInstance as Database, StatementSyncInstance as Statement } from "@photostructure/sqlite";
 import { makePrivateFile, requirePackage, restrictToOwner } from "../../support/index.js";
-import { BackgroundCheckpoints } from "./background-checkpoints.js";
 import type { Sql, SqlDb, TxOptions } from "./sql.js";
-import { bindValues, positional } from "./sqlite-binding.js";
 import { classifyStateError } from "./state-errors.js";
 import { WalSync } from "./wal-sync.js";
 
@@ -26,6 +24,24 @@ const TURNS = new Map<string, FileTurn>();
 /** `FileTurn.busy` while no transaction runs or waits on the file. */
 const NO_TURN: Promise<void> = Promise.resolve();
 
+/** What a statement binds: node:sqlite takes no booleans or `undefined` (`#args` maps them). */
+type SqlValue = null | number | bigint | string | Uint8Array;
+
+/** A value node:sqlite binds as it is. */
+function isBindable(value: unknown): boolean {
+  return value !== undefined && typeof value !== "boolean";
+}
+
+/** `$1 … $n` → `?` in order, with the argument order each `?` needs. */
+function positional(text: string): { text: string; order: number[] } {
+  const order: number[] = [];
+  const rewritten = text.replace(/\$(\d+)/g, (_, n: string) => {
+    order.push(Number(n) - 1);
+    return "?";
+  });
+  return { text: rewritten, order };
+}
+
 /**
  * Makes the database and its `-wal`/`-shm` owner-only (0600) before SQLite opens them: SQLite gives
  * the files it creates next to a database the database file's mode, so a new one is created 0600
@@ -40,10 +56,8 @@ function makeDatabasePrivate(file: string): void {
 /**
  * SQLite (node:sqlite's API): one connection, WAL, `synchronous=NORMAL`, a durable commit made
  * durable by a WAL sync off the event loop (`WalSync`; see the gateway README, "State"),
- * WAL checkpoints on a worker thread under load (`BackgroundCheckpoints`; in the commits every ~40 MB
- * of WAL otherwise), a busy timeout for the CLI next to a running gateway. Statements are synchronous
- * underneath; a transaction spans awaits, so statements from outside it wait until it ends instead of
- * slipping into it.
+ * checkpoints every ~40 MB of WAL, a busy timeout for the CLI next to a running gateway. Statements are synchronous underneath; a transaction spans awaits, so statements
+ * from outside it wait until it ends instead of slipping into it.
  */
 export class SqliteDb implements SqlDb {
   readonly dialect = "sqlite" as const;
@@ -52,25 +66,19 @@ export class SqliteDb implements SqlDb {
   /** The transaction running now on this file, any connection of this process (statements from elsewhere wait for it). */
   readonly #turn: FileTurn;
   readonly #walSync: WalSync | undefined;
-  readonly #checkpoints: BackgroundCheckpoints | undefined;
-  readonly #onError: ((error: Error) => void) | undefined;
 
   constructor(
     readonly file: string,
-    options: {
-      busyTimeoutMs?: number;
-      /** Told of a problem that does not fail a statement (a background checkpoint that failed). */
-      onError?: (error: Error) => void;
-      /** Tests: the background checkpoints' timings. */
-      checkpoints?: { intervalMs?: number; idleMs?: number; startAfterWrites?: number };
-    } = {},
+    options: { busyTimeoutMs?: number } = {},
   ) {
     if (file !== ":memory:") makeDatabasePrivate(file);
-    this.#onError = options.onError;
     this.#db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5_000 });
     this.#db.exec("PRAGMA journal_mode = WAL");
     this.#db.exec("PRAGMA synchronous = NORMAL");
-    this.#inlineCheckpoints(true);
+    // A checkpoint runs inside the commit that crosses the threshold and costs several ms (it copies
+    // pages and fsyncs the database): every ~10,000 pages (~40 MB of WAL) instead of SQLite's 1,000
+    // keeps it off all but ~0.1% of turns (bench/state.bench.ts); the WAL file is cut back after.
+    this.#db.exec("PRAGMA wal_autocheckpoint = 10000");
     this.#db.exec("PRAGMA journal_size_limit = 67108864");
     // SQLite's default page cache (2 MB), also where a build sets a larger default. A B-tree split that reorders
     // pages parks one under a page number past 1 GB for a moment, and the next commit then walks the
@@ -85,29 +93,7 @@ export class SqliteDb implements SqlDb {
       TURNS.set(key, turn);
     }
     this.#turn = turn;
-    if (file !== ":memory:") {
-      this.#walSync = new WalSync(file);
-      this.#checkpoints = new BackgroundCheckpoints(file, {
-        inline: (on) => this.#inlineCheckpoints(on),
-        warn: (error) => this.#onError?.(error),
-        ...options.checkpoints,
-      });
-    }
-  }
-
-  /**
-   * The main connection's own checkpoints. One runs inside the commit that crosses the threshold and
-   * costs several ms (it copies pages and fsyncs the database): every ~10,000 pages (~40 MB of WAL)
-   * instead of SQLite's 1,000 keeps it off all but ~0.1% of turns (bench/state.bench.ts); the WAL
-   * file is cut back after. Off while the checkpoint worker runs.
-   */
-  #inlineCheckpoints(on: boolean): void {
-    this.#db.exec(on ? "PRAGMA wal_autocheckpoint = 10000" : "PRAGMA wal_autocheckpoint = 0");
-  }
-
-  /** Checkpoints the background worker ran so far, and whether it runs now. */
-  get backgroundCheckpoints(): { running: boolean; checkpoints: number } {
-    return { running: this.#checkpoints?.running ?? false, checkpoints: this.#checkpoints?.checkpoints ?? 0 };
+    if (file !== ":memory:") this.#walSync = new WalSync(file);
   }
 
   /** WAL syncs made for durable commits so far. */
@@ -136,10 +122,20 @@ export class SqliteDb implements SqlDb {
     return found;
   }
 
+  /** The values to bind; `args` itself where it already is that (most statements: `$1 … $n` once each, no booleans). */
+  #args(prepared: { order: number[]; inOrder: boolean }, args: readonly unknown[]): readonly SqlValue[] {
+    const { order, inOrder } = prepared;
+    if (inOrder && args.length === order.length && args.every(isBindable)) return args as readonly SqlValue[];
+    return order.map((i) => {
+      const value = args[i];
+      return (typeof value === "boolean" ? (value ? 1 : 0) : value === undefined ? null : value) as SqlValue;
+    });
+  }
+
   /** Runs one statement now: its rows (`all`), its first row (`one`) or how many rows it changed (`run`). */
   #now(mode: "all" | "one" | "run", text: string, args: readonly unknown[]): unknown {
     const prepared = this.#prepared(text);
-    const values = bindValues(prepared, args);
+    const values = this.#args(prepared, args);
     if (mode === "all") return prepared.statement.all(...values);
     if (mode === "one") return prepared.statement.get(...values);
     return Number(prepared.statement.run(...values).changes);
@@ -176,9 +172,7 @@ export class SqliteDb implements SqlDb {
   async run(text: string, args: readonly unknown[] = []): Promise<number> {
     if (this.#turn.inTx) await this.#idle();
     try {
-      const changed = this.#now("run", text, args) as number;
-      this.#checkpoints?.wrote();
-      return changed;
+      return this.#now("run", text, args) as number;
     } catch (error) {
       this.#fail(error);
     }
@@ -233,7 +227,6 @@ export class SqliteDb implements SqlDb {
       this.#control("BEGIN IMMEDIATE");
       value = await work(this.#direct);
       this.#control("COMMIT");
-      this.#checkpoints?.wrote();
     } catch (error) {
       if (this.#db.isTransaction) this.#control("ROLLBACK");
       this.#fail(error);
@@ -259,25 +252,7 @@ export class SqliteDb implements SqlDb {
 
   async close(): Promise<void> {
     await this.#idle();
-    await this.#checkpoints?.close();
     await this.#walSync?.close();
-    if (this.#checkpoints?.started) this.#truncateWal();
     this.#db.close();
-  }
-
-  /**
-   * Checkpoints what is left and empties the WAL file. SQLite's close removes the WAL only when no
-   * other connection of the process ever read (the checkpoint worker did): left behind full, the
-   * next start would read all of it again. Never waits: a reader in another process (the CLI) keeps
-   * its frames, and SQLite's close and the next start handle them as ever.
-   */
-  #truncateWal(): void {
-    try {
-      this.#db.exec("PRAGMA busy_timeout = 0");
-      this.#db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get();
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.#onError?.(new Error(`could not checkpoint ${this.file} before closing it: ${message}`, { cause: error }));
-    }
   }
 }
