@@ -22,8 +22,7 @@ export async function mcpCommand(
     const redactor = new Redactor(gatewaySecrets(ctx.loaded.config, ctx.env));
     const destination = (await import("pino")).pino.destination(2);
     const logger: Logger = createLogger({ destination, format: "json", redactor });
-    const { startGateway } = await import("../runtime/gateway.js");
-    const { collectYoungGenerationWhenFull } = await import("../runtime/young-generation.js");
+    const { startGateway, collectYoungGenerationWhenFull } = await import("../runtime/index.js");
     const { containChannelErrors } = await import("../channels/containment.js");
     // As `chorus start`: a channel's stray rejection restarts that channel; the gateway's own ends it.
     containChannelErrors((error, how) => {
